@@ -1,0 +1,47 @@
+"""Uploaded images turned into the photo sizes Telegram would store."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from PIL import Image
+
+from emulator.errors import IMAGE_PROCESS_FAILED, PHOTO_INVALID_DIMENSIONS, bad_request
+from emulator.limits import MAX_PHOTO_RATIO, MAX_PHOTO_SIDES_SUM
+
+THUMBNAIL_SIDES = (90, 320, 800)
+
+
+@dataclass(frozen=True)
+class Rendition:
+    """One size of an uploaded photo."""
+
+    width: int
+    height: int
+    data: bytes
+
+
+def renditions(data: bytes) -> tuple[Rendition, ...]:
+    """Smaller JPEG copies of an image plus the image itself, smallest first."""
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+            width, height = image.size
+            if width + height > MAX_PHOTO_SIDES_SUM or max(width, height) > MAX_PHOTO_RATIO * min(
+                width, height
+            ):
+                raise bad_request(PHOTO_INVALID_DIMENSIONS)
+            sizes = [_thumbnail(image, side) for side in THUMBNAIL_SIDES if max(image.size) > side]
+    except (OSError, ValueError, Image.DecompressionBombError):
+        raise bad_request(IMAGE_PROCESS_FAILED) from None
+    # The largest size keeps the uploaded bytes so a page can show exactly what the bot drew.
+    return (*sizes, Rendition(width, height, data))
+
+
+def _thumbnail(image: Image.Image, side: int) -> Rendition:
+    copy = image.convert("RGB")
+    copy.thumbnail((side, side))
+    out = io.BytesIO()
+    copy.save(out, format="JPEG", quality=80)
+    return Rendition(copy.width, copy.height, out.getvalue())

@@ -1,0 +1,176 @@
+"""The game's value types: roles, options, the state, and the derived tunnel network."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import NamedTuple
+
+from .cards import Card, Edition
+
+PlayerId = int
+Coord = tuple[int, int]
+
+
+class Role(Enum):
+    """Role cards of both editions."""
+
+    MINER = "miner"
+    SABOTEUR = "saboteur"
+    BLUE_MINER = "blue_miner"
+    GREEN_MINER = "green_miner"
+    BOSS = "boss"
+    PROFITEER = "profiteer"
+    GEOLOGIST = "geologist"
+
+
+class Side(Enum):
+    """Who won a round."""
+
+    MINERS = "miners"
+    SABOTEURS = "saboteurs"
+    BLUE = "blue"
+    GREEN = "green"
+    BOTH_TEAMS = "both_teams"
+    BOSS = "boss"
+
+
+class Phase(Enum):
+    """Whether the game still runs."""
+
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class GoldRule(Enum):
+    """How many gold cards miners draw when they win (RULES.md §2.4)."""
+
+    OFFICIAL = "official"  # one per player, at most 9
+    PER_MINER = "per_miner"  # one per miner, each gets one (Korean 2017 rulebook)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Rule variants of a game; the defaults are RULES.md's decisions."""
+
+    gold: GoldRule = GoldRule.OFFICIAL
+    greedy_dwarf: bool = False
+
+
+class PlayerCounts(NamedTuple):
+    """Base-game numbers for one player count (RULES.md §1.4)."""
+
+    saboteurs: int
+    miners: int
+    hand_size: int
+
+
+BASE_COUNTS: dict[int, PlayerCounts] = {
+    3: PlayerCounts(1, 3, 6),
+    4: PlayerCounts(1, 4, 6),
+    5: PlayerCounts(2, 4, 6),
+    6: PlayerCounts(2, 5, 5),
+    7: PlayerCounts(3, 5, 5),
+    8: PlayerCounts(3, 6, 4),
+    9: PlayerCounts(3, 7, 4),
+    10: PlayerCounts(4, 7, 4),
+}
+
+# Saboteur 2 roles (RULES.md §3.1), dealt from for 2 to 12 players.
+DELUXE_ROLES: tuple[Role, ...] = (
+    (Role.BLUE_MINER,) * 4
+    + (Role.GREEN_MINER,) * 4
+    + (Role.BOSS, Role.PROFITEER)
+    + (Role.GEOLOGIST,) * 2
+    + (Role.SABOTEUR,) * 3
+)
+DELUXE_HAND_SIZE = 6
+DELUXE_REMOVED = 10
+DELUXE_PLAYERS = range(2, 13)
+BASE_PLAYERS = range(3, 11)
+
+# Saboteur 2 payout by number of winners (RULES.md §4.4); 5 or more get 1.
+DELUXE_PAY: dict[int, int] = {1: 5, 2: 4, 3: 3, 4: 2}
+
+# A saboteur's share when saboteurs win, by number of saboteurs (RULES.md §2.4).
+SABOTEUR_SHARE: dict[int, int] = {1: 4, 2: 3, 3: 3, 4: 2}
+
+
+def player_range(edition: Edition) -> range:
+    """Legal player counts of an edition."""
+    return DELUXE_PLAYERS if edition is Edition.DELUXE else BASE_PLAYERS
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """A goal card at its spot: which card it is (hidden until revealed) and how it lies."""
+
+    at: Coord
+    card: Card
+    revealed: bool = False
+    rotated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """What the group learns when a round ends."""
+
+    round: int
+    winners: tuple[Side, ...]
+    finder: PlayerId | None
+    roles: tuple[tuple[PlayerId, Role], ...]
+    paid: tuple[PlayerId, ...]
+
+
+@dataclass(slots=True)
+class Net:
+    """Derived data: which tunnels are joined to the start, and where a card may connect.
+
+    Never serialised; rebuilt from the maze. `reached` maps a cell to the edges of its card that
+    belong to tunnels joined to the start; `frontier` maps an empty cell to its edges that face
+    such a tunnel.
+    """
+
+    reached: dict[Coord, int]
+    frontier: dict[Coord, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole game. Immutable by contract: `apply` returns a new one, never edits this."""
+
+    edition: Edition
+    options: Options
+    players: tuple[PlayerId, ...]
+    seed: int
+    rng: int
+    version: int
+    round: int
+    phase: Phase
+    turn: int  # seat index of the player to act; -1 once the game is over
+    roles: tuple[Role, ...]
+    spare_roles: tuple[Role, ...]  # role cards nobody holds (face down)
+    hands: tuple[tuple[Card, ...], ...]
+    deck: tuple[Card, ...]
+    removed: tuple[Card, ...]  # Deluxe: removed unseen at the start of the round
+    discards: tuple[Card, ...]
+    maze: dict[Coord, int]  # visible cards: start, tunnels, revealed goals (orientation codes)
+    goals: tuple[Goal, ...]
+    in_front: tuple[tuple[Card, ...], ...]  # per seat: broken tools, theft, trapped!
+    peeked: tuple[tuple[Coord, ...], ...]  # per seat: goals seen with a map this round
+    inspected: tuple[tuple[tuple[int, Role], ...], ...]  # per seat: (seat, role seen) this round
+    gold: tuple[int, ...]  # per seat: nuggets, secret until the end
+    gold_deck: tuple[int, ...]
+    last_seat: int  # seat of the last player who acted (the next round starts after them)
+    last_at: Coord | None  # the cell of the last placement or rockfall
+    results: tuple[RoundResult, ...]
+    thefts: tuple[int, ...]  # Deluxe: seats in the order their theft cards were played
+    net: Net = field(compare=False, repr=False, default_factory=lambda: Net({}, {}))
+    cache: dict[object, object] = field(compare=False, repr=False, default_factory=dict)
+
+    def seat_of(self, player: PlayerId) -> int:
+        """The seat index of a player id, or -1 for a stranger."""
+        try:
+            return self.players.index(player)
+        except ValueError:
+            return -1

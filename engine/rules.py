@@ -1,0 +1,848 @@
+"""The rules: new_game, current_player, legal_actions, apply (RULES.md §1-§5)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from . import board as bd
+from .actions import Action, ClearInFront, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
+from .cards import (
+    BROKEN_CARD,
+    CARDS,
+    EDGES,
+    GOAL_CARDS,
+    GOAL_SPOTS,
+    GOLD_CARDS,
+    OPPOSITE,
+    ROUNDS,
+    START_AT,
+    Card,
+    Door,
+    Edition,
+    Kind,
+    deck_cards,
+    spec,
+)
+from .errors import IllegalAction, Reason
+from .events import (
+    ActionPlayed,
+    CardDrawn,
+    CardsDiscarded,
+    Event,
+    GameEnded,
+    GoalPeeked,
+    GoalRevealed,
+    GoldReceived,
+    GoldStolen,
+    HandDealt,
+    InFrontCleared,
+    MapUsed,
+    RockfallPlayed,
+    RoleDealt,
+    RoleSeen,
+    RoundEnded,
+    RoundStarted,
+    TunnelPlaced,
+)
+from .model import (
+    BASE_COUNTS,
+    DELUXE_HAND_SIZE,
+    DELUXE_PAY,
+    DELUXE_REMOVED,
+    DELUXE_ROLES,
+    SABOTEUR_SHARE,
+    Coord,
+    GameState,
+    Goal,
+    GoldRule,
+    Net,
+    Options,
+    Phase,
+    PlayerId,
+    Role,
+    RoundResult,
+    Side,
+    player_range,
+)
+from .rng import below, seed_state, shuffled
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """The result of an action: the new state and what happened."""
+
+    state: GameState
+    events: tuple[Event, ...]
+
+
+# Cards a player may not have two of in front of them (RULES.md §3.3).
+_PLAYER_CARD_KINDS = frozenset(
+    {
+        Kind.BREAK,
+        Kind.REPAIR,
+        Kind.THEFT,
+        Kind.HANDS_OFF,
+        Kind.SWAP_HAND,
+        Kind.INSPECTION,
+        Kind.SWAP_HATS,
+        Kind.TRAPPED,
+        Kind.FREE,
+    }
+)
+_AT_OTHERS = frozenset({Kind.SWAP_HAND, Kind.INSPECTION, Kind.TRAPPED})
+_TOOL_CARDS = frozenset(BROKEN_CARD.values())
+
+
+# ---------------------------------------------------------------- the mutable working copy
+
+
+class _Table:
+    """A mutable copy of a state used inside one `apply` or `new_game`, frozen at the end."""
+
+    def __init__(self, s: GameState) -> None:
+        self.edition = s.edition
+        self.options = s.options
+        self.players = s.players
+        self.seed = s.seed
+        self.rng = s.rng
+        self.version = s.version
+        self.round = s.round
+        self.phase = s.phase
+        self.turn = s.turn
+        self.roles = list(s.roles)
+        self.spare_roles = list(s.spare_roles)
+        self.hands = [list(h) for h in s.hands]
+        self.deck = list(s.deck)
+        self.removed = s.removed
+        self.discards = list(s.discards)
+        self.maze = s.maze
+        self.goals = list(s.goals)
+        self.in_front = [list(f) for f in s.in_front]
+        self.peeked = [list(p) for p in s.peeked]
+        self.inspected = [list(i) for i in s.inspected]
+        self.gold = list(s.gold)
+        self.gold_deck = list(s.gold_deck)
+        self.last_seat = s.last_seat
+        self.last_at = s.last_at
+        self.results = s.results
+        self.thefts = list(s.thefts)
+        self.net = s.net
+        self.events: list[Event] = []
+        self.finder: int | None = None
+        self.round_over = False
+
+    def freeze(self) -> GameState:
+        return GameState(
+            edition=self.edition,
+            options=self.options,
+            players=self.players,
+            seed=self.seed,
+            rng=self.rng,
+            version=self.version,
+            round=self.round,
+            phase=self.phase,
+            turn=self.turn,
+            roles=tuple(self.roles),
+            spare_roles=tuple(self.spare_roles),
+            hands=tuple(tuple(sorted(h)) for h in self.hands),
+            deck=tuple(self.deck),
+            removed=self.removed,
+            discards=tuple(self.discards),
+            maze=self.maze,
+            goals=tuple(self.goals),
+            in_front=tuple(tuple(f) for f in self.in_front),
+            peeked=tuple(tuple(p) for p in self.peeked),
+            inspected=tuple(tuple(i) for i in self.inspected),
+            gold=tuple(self.gold),
+            gold_deck=tuple(self.gold_deck),
+            last_seat=self.last_seat,
+            last_at=self.last_at,
+            results=self.results,
+            thefts=tuple(self.thefts),
+            net=self.net,
+        )
+
+    def own_maze(self) -> None:
+        """Copy the maze and its network before changing them (the old state keeps its own)."""
+        self.maze = dict(self.maze)
+        self.net = Net(dict(self.net.reached), dict(self.net.frontier))
+
+    def hidden_goals(self) -> list[Coord]:
+        return [g.at for g in self.goals if not g.revealed]
+
+    def take_from_hand(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+
+    def draw(self, seat: int, count: int) -> None:
+        for _ in range(count):
+            if not self.deck:
+                return
+            card = self.deck.pop()
+            self.hands[seat].append(card)
+            self.events.append(CardDrawn(self.players[seat], card, audience=self.players[seat]))
+
+
+# ---------------------------------------------------------------- setting up
+
+
+def new_game(
+    players: Sequence[PlayerId],
+    *,
+    edition: Edition = Edition.BASE,
+    seed: int,
+    options: Options = Options(),
+) -> GameState:
+    """A new game for these players in seat order; the first round is dealt."""
+    ids = tuple(players)
+    if len(set(ids)) != len(ids):
+        raise ValueError("players must be distinct")
+    if len(ids) not in player_range(edition):
+        r = player_range(edition)
+        raise ValueError(f"{edition.value} needs {r.start} to {r.stop - 1} players, not {len(ids)}")
+    n = len(ids)
+    rng = seed_state(seed)
+    gold_deck: list[int] = []
+    if edition is Edition.BASE:
+        rng, gold_deck = shuffled(rng, GOLD_CARDS)
+    rng, starter = below(rng, n)
+    empty: GameState = GameState(
+        edition=edition,
+        options=options,
+        players=ids,
+        seed=seed,
+        rng=rng,
+        version=0,
+        round=0,
+        phase=Phase.PLAYING,
+        turn=starter,
+        roles=(),
+        spare_roles=(),
+        hands=((),) * n,
+        deck=(),
+        removed=(),
+        discards=(),
+        maze={},
+        goals=(),
+        in_front=((),) * n,
+        peeked=((),) * n,
+        inspected=((),) * n,
+        gold=(0,) * n,
+        gold_deck=tuple(gold_deck),
+        last_seat=(starter - 1) % n,
+        last_at=None,
+        results=(),
+        thefts=(),
+    )
+    t = _Table(empty)
+    _deal_round(t, 1, starter)
+    return t.freeze()
+
+
+def _deal_round(t: _Table, round_no: int, starter: int) -> None:
+    n = len(t.players)
+    if t.edition is Edition.BASE:
+        counts = BASE_COUNTS[n]
+        pool = [Role.SABOTEUR] * counts.saboteurs + [Role.MINER] * counts.miners
+        hand_size = counts.hand_size
+    else:
+        pool = list(DELUXE_ROLES)
+        hand_size = DELUXE_HAND_SIZE
+    t.rng, roles = shuffled(t.rng, pool)
+    t.roles, t.spare_roles = roles[:n], roles[n:]
+    t.rng, deck = shuffled(t.rng, deck_cards(t.edition))
+    if t.edition is Edition.DELUXE:
+        t.removed, deck = tuple(deck[:DELUXE_REMOVED]), deck[DELUXE_REMOVED:]
+    else:
+        t.removed = ()
+    t.hands = [[] for _ in range(n)]
+    for i in range(n):
+        seat = (starter + i) % n
+        t.hands[seat] = deck[-hand_size:]
+        del deck[-hand_size:]
+    t.deck = deck
+    t.rng, goal_cards = shuffled(t.rng, GOAL_CARDS)
+    t.goals = [Goal(at, card) for at, card in zip(GOAL_SPOTS, goal_cards, strict=True)]
+    t.maze = {START_AT: bd.START_CODE}
+    t.net = bd.build_net(t.maze, t.hidden_goals())
+    t.discards = []
+    t.in_front = [[] for _ in range(n)]
+    t.peeked = [[] for _ in range(n)]
+    t.inspected = [[] for _ in range(n)]
+    t.thefts = []
+    t.last_at = None
+    t.round = round_no
+    t.turn = starter
+    t.events.append(RoundStarted(round_no, t.players[starter]))
+    for seat, pid in enumerate(t.players):
+        t.events.append(RoleDealt(pid, t.roles[seat], audience=pid))
+        t.events.append(HandDealt(pid, tuple(sorted(t.hands[seat])), audience=pid))
+
+
+# ---------------------------------------------------------------- queries
+
+
+def current_player(state: GameState) -> PlayerId | None:
+    """Whose turn it is; None once the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    return state.players[state.turn]
+
+
+def can_dig(state: GameState, seat: int) -> bool:
+    """Whether a seat may place tunnel cards (no broken tool, not trapped)."""
+    return not any(c in _TOOL_CARDS or c is Card.TRAPPED for c in state.in_front[seat])
+
+
+def legal_actions(state: GameState, player: PlayerId) -> tuple[Action, ...]:
+    """Every legal action of a player in a fixed order; empty when they may not act."""
+    seat = state.seat_of(player)
+    if seat < 0 or state.phase is Phase.OVER or seat != state.turn:
+        return ()
+    return _legal(state, seat)[0]
+
+
+def _legal(state: GameState, seat: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+    key = ("legal", seat, state.version)
+    hit = state.cache.get(key)
+    if hit is None:
+        actions = tuple(_enumerate(state, seat))
+        hit = (actions, frozenset(actions))
+        state.cache[key] = hit
+    return hit  # type: ignore[return-value]
+
+
+def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
+    hand = state.hands[seat]
+    kinds = sorted(set(hand))
+    players = state.players
+    deluxe = state.edition is Edition.DELUXE
+    tunnels = [c for c in kinds if CARDS[c].kind is Kind.TUNNEL]
+    if tunnels and can_dig(state, seat):
+        yield from _placements(state, tunnels)
+    for card in kinds:
+        s = CARDS[card]
+        k = s.kind
+        if k is Kind.TUNNEL:
+            continue
+        if k is Kind.BREAK:
+            for i, pid in enumerate(players):
+                if card not in state.in_front[i]:
+                    yield PlayOnPlayer(card, pid)
+        elif k is Kind.REPAIR:
+            for tool in s.tools:
+                broken = BROKEN_CARD[tool]
+                for i, pid in enumerate(players):
+                    if broken in state.in_front[i]:
+                        yield PlayOnPlayer(card, pid, tool)
+        elif k is Kind.MAP:
+            for g in state.goals:
+                if not g.revealed:
+                    yield UseMap(g.at)
+        elif k is Kind.ROCKFALL:
+            for at in sorted(state.maze):
+                if CARDS[bd.card_of(state.maze[at])].kind is Kind.TUNNEL:
+                    yield Rockfall(at)
+        elif k is Kind.THEFT:
+            if Card.THEFT not in state.in_front[seat]:
+                yield PlayOnPlayer(card, players[seat])
+        elif k is Kind.HANDS_OFF:
+            for i, pid in enumerate(players):
+                if Card.THEFT in state.in_front[i]:
+                    yield PlayOnPlayer(card, pid)
+        elif k is Kind.FREE:
+            for i, pid in enumerate(players):
+                if Card.TRAPPED in state.in_front[i]:
+                    yield PlayOnPlayer(card, pid)
+        elif k is Kind.TRAPPED:
+            for i, pid in enumerate(players):
+                if i != seat and Card.TRAPPED not in state.in_front[i]:
+                    yield PlayOnPlayer(card, pid)
+        elif k in (Kind.SWAP_HAND, Kind.INSPECTION):
+            for i, pid in enumerate(players):
+                if i != seat:
+                    yield PlayOnPlayer(card, pid)
+        elif k is Kind.SWAP_HATS and state.spare_roles:
+            for pid in players:
+                yield PlayOnPlayer(card, pid)
+    if deluxe:
+        front = sorted(set(state.in_front[seat]))
+        if front and len(hand) >= 2:
+            for pair in sorted(set(combinations(hand, 2))):
+                for removes in front:
+                    yield ClearInFront((pair[0], pair[1]), removes)
+        for size in (1, 2, 3):
+            for combo in sorted(set(combinations(hand, size))):
+                yield Discard(combo)
+    else:
+        for card in kinds:
+            yield Discard((card,))
+
+
+def _placements(state: GameState, tunnels: list[Card]) -> Iterable[PlaceTunnel]:
+    maze = state.maze
+    plain = [(c, bd.OFFERED[c]) for c in tunnels if not CARDS[c].ladder]
+    if plain:
+        by_key: dict[tuple[int, int], list[tuple[Card, bool]]] = {}
+        for at in sorted(state.net.frontier):
+            key = bd.constraints(maze, at)
+            fitting = by_key.get(key)
+            if fitting is None:
+                must_open, must_closed = key
+                fitting = [
+                    (card, bool(c & 1))
+                    for card, codes in plain
+                    for c in codes
+                    if bd.fits(c, must_open, must_closed)
+                ]
+                by_key[key] = fitting
+            for card, rotated in fitting:
+                yield PlaceTunnel(card, at, rotated)
+    ladders = [c for c in tunnels if CARDS[c].ladder]
+    if ladders:
+        for at in _ladder_cells(state):
+            must_open, must_closed = bd.constraints(maze, at)
+            for card in ladders:
+                for c in bd.OFFERED[card]:
+                    if bd.fits(c, must_open, must_closed):
+                        yield PlaceTunnel(card, at, bool(c & 1))
+
+
+def _ladder_cells(state: GameState) -> list[Coord]:
+    """Empty cells facing an open edge of any card, not next to a goal (RULES.md §3.2)."""
+    maze = state.maze
+    goals = {g.at for g in state.goals}
+    cells: set[Coord] = set()
+    for at, c in maze.items():
+        for e in EDGES:
+            if bd.OPEN[c] & e:
+                n = bd.neighbour(at, e)
+                if n not in maze and n not in goals:
+                    cells.add(n)
+    return sorted(at for at in cells if not any(bd.neighbour(at, e) in goals for e in EDGES))
+
+
+# ---------------------------------------------------------------- explaining refusals
+
+
+def _acting_seat(state: GameState, player: PlayerId) -> int:
+    seat = state.seat_of(player)
+    if state.phase is Phase.OVER:
+        raise IllegalAction(Reason.GAME_OVER)
+    if seat < 0:
+        raise IllegalAction(Reason.NOT_A_PLAYER, str(player))
+    if seat != state.turn:
+        raise IllegalAction(Reason.NOT_YOUR_TURN)
+    return seat
+
+
+def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
+    """Why an action that is not among the legal ones was refused."""
+    hand = state.hands[seat]
+
+    def card_ok(card: object) -> bool:
+        return isinstance(card, Card) and card in hand
+
+    if isinstance(action, PlaceTunnel):
+        if not card_ok(action.card):
+            return IllegalAction(Reason.CARD_NOT_IN_HAND)
+        s = spec(action.card)
+        if s.kind is not Kind.TUNNEL:
+            return IllegalAction(Reason.NOT_AN_ACTION, "not a tunnel card")
+        if Card.TRAPPED in state.in_front[seat]:
+            return IllegalAction(Reason.TRAPPED)
+        if not can_dig(state, seat):
+            return IllegalAction(Reason.TOOL_BROKEN)
+        at = action.at
+        if at in state.maze or any(g.at == at for g in state.goals):
+            return IllegalAction(Reason.CELL_TAKEN)
+        if action.rotated and s.is_symmetric:
+            return IllegalAction(Reason.ROTATION_NOT_OFFERED)
+        if s.ladder:
+            if any(bd.neighbour(at, e) == g.at for e in EDGES for g in state.goals):
+                return IllegalAction(Reason.NEXT_TO_GOAL)
+        elif at not in state.net.frontier:
+            return IllegalAction(Reason.NOT_CONNECTED)
+        return IllegalAction(Reason.DOES_NOT_FIT)
+    if isinstance(action, PlayOnPlayer):
+        if not card_ok(action.card):
+            return IllegalAction(Reason.CARD_NOT_IN_HAND)
+        s = spec(action.card)
+        if s.kind not in _PLAYER_CARD_KINDS:
+            return IllegalAction(Reason.NOT_AN_ACTION, "not a card played at a player")
+        target = state.seat_of(action.target) if isinstance(action.target, int) else -1
+        if target < 0:
+            return IllegalAction(Reason.BAD_TARGET, "not a player of this game")
+        if s.kind is Kind.REPAIR:
+            if action.tool not in s.tools:
+                return IllegalAction(Reason.BAD_TARGET, "this card does not repair that tool")
+            return IllegalAction(Reason.NOTHING_TO_REPAIR)
+        if action.tool is not None:
+            return IllegalAction(Reason.BAD_TARGET, "only repairs name a tool")
+        if (
+            s.kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT)
+            and action.card in state.in_front[target]
+        ):
+            return IllegalAction(Reason.ALREADY_IN_FRONT)
+        if s.kind in (Kind.HANDS_OFF, Kind.FREE):
+            return IllegalAction(Reason.NOTHING_TO_REMOVE)
+        return IllegalAction(Reason.BAD_TARGET)
+    if isinstance(action, UseMap):
+        if not card_ok(Card.MAP):
+            return IllegalAction(Reason.CARD_NOT_IN_HAND)
+        return IllegalAction(Reason.NOT_A_HIDDEN_GOAL)
+    if isinstance(action, Rockfall):
+        if not card_ok(Card.ROCKFALL):
+            return IllegalAction(Reason.CARD_NOT_IN_HAND)
+        return IllegalAction(Reason.NOTHING_TO_REMOVE)
+    if isinstance(action, Discard | ClearInFront):
+        cards = action.cards if isinstance(action, Discard) else action.discards
+        if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
+            return IllegalAction(Reason.BAD_DISCARD)
+        if Counter(cards) - Counter(hand):
+            return IllegalAction(Reason.CARD_NOT_IN_HAND)
+        if isinstance(action, ClearInFront) and state.edition is not Edition.DELUXE:
+            return IllegalAction(Reason.WRONG_EDITION)
+        if isinstance(action, ClearInFront):
+            return IllegalAction(Reason.NOTHING_TO_REMOVE)
+        return IllegalAction(Reason.BAD_DISCARD)
+    return IllegalAction(Reason.NOT_AN_ACTION, type(action).__name__)
+
+
+# ---------------------------------------------------------------- applying
+
+
+def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
+    """Play an action; raises IllegalAction and leaves `state` as it was if it is not legal."""
+    seat = _acting_seat(state, player)
+    try:
+        legal = action in _legal(state, seat)[1]
+    except TypeError:  # an unhashable forgery
+        legal = False
+    if not legal:
+        raise _explain(state, seat, action)
+    t = _Table(state)
+    t.version += 1
+    t.last_seat = seat
+    pid = state.players[seat]
+    draws = 1
+    if isinstance(action, PlaceTunnel):
+        _place(t, seat, action)
+    elif isinstance(action, PlayOnPlayer):
+        draws = _play_on_player(t, seat, action)
+    elif isinstance(action, UseMap):
+        t.take_from_hand(seat, Card.MAP)
+        t.discards.append(Card.MAP)
+        t.peeked[seat].append(action.at)
+        t.events.append(MapUsed(pid, action.at))
+        card = next(g.card for g in t.goals if g.at == action.at)
+        t.events.append(GoalPeeked(pid, action.at, card, audience=pid))
+    elif isinstance(action, Rockfall):
+        t.take_from_hand(seat, Card.ROCKFALL)
+        t.own_maze()
+        removed = bd.card_of(t.maze.pop(action.at))
+        t.discards += [Card.ROCKFALL, removed]
+        t.net = bd.build_net(t.maze, t.hidden_goals())
+        t.last_at = action.at
+        t.events.append(RockfallPlayed(pid, action.at, removed))
+    elif isinstance(action, Discard):
+        for c in action.cards:
+            t.take_from_hand(seat, c)
+        t.discards += action.cards
+        t.events.append(CardsDiscarded(pid, len(action.cards)))
+        draws = len(action.cards)
+    else:
+        for c in action.discards:
+            t.take_from_hand(seat, c)
+        t.discards += action.discards
+        t.in_front[seat].remove(action.removes)
+        t.discards.append(action.removes)
+        if action.removes is Card.THEFT:
+            t.thefts.remove(seat)
+        t.events.append(CardsDiscarded(pid, 2))
+        t.events.append(InFrontCleared(pid, action.removes))
+    if not t.round_over:
+        t.draw(seat, draws)
+        _advance(t, seat)
+    if t.round_over:
+        _end_round(t)
+    return Transition(t.freeze(), tuple(t.events))
+
+
+def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
+    pid = t.players[seat]
+    t.take_from_hand(seat, action.card)
+    t.own_maze()
+    at = action.at
+    t.maze[at] = bd.code(action.card, action.rotated)
+    t.last_at = at
+    t.events.append(TunnelPlaced(pid, action.card, at, action.rotated))
+    touched = bd.join(t.maze, t.hidden_goals(), t.net, at)
+    while touched:
+        revealed: list[Coord] = []
+        for g_at in sorted(touched):
+            i = next(i for i, g in enumerate(t.goals) if g.at == g_at)
+            g = t.goals[i]
+            rotated = bd.goal_orientation(t.maze, g.card, g_at, at)
+            t.goals[i] = Goal(g_at, g.card, revealed=True, rotated=rotated)
+            t.maze[g_at] = bd.code(g.card, rotated)
+            t.events.append(GoalRevealed(g_at, g.card, rotated))
+            revealed.append(g_at)
+            if g.card is Card.GOLD:
+                t.finder = seat
+                t.round_over = True
+        touched = set()
+        for g_at in revealed:
+            touched |= bd.join(t.maze, t.hidden_goals(), t.net, g_at)
+
+
+def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
+    """Carry out a card played at a player; return how many cards the player then draws."""
+    pid = t.players[seat]
+    card = action.card
+    target = t.players.index(action.target)
+    kind = CARDS[card].kind
+    t.take_from_hand(seat, card)
+    t.events.append(ActionPlayed(pid, card, action.target, action.tool))
+    if kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT):
+        t.in_front[target].append(card)
+        if kind is Kind.THEFT:
+            t.thefts.append(target)
+        return 1
+    t.discards.append(card)
+    if kind is Kind.REPAIR:
+        assert action.tool is not None
+        broken = BROKEN_CARD[action.tool]
+        t.in_front[target].remove(broken)
+        t.discards.append(broken)
+    elif kind in (Kind.HANDS_OFF, Kind.FREE):
+        removed = Card.THEFT if kind is Kind.HANDS_OFF else Card.TRAPPED
+        t.in_front[target].remove(removed)
+        t.discards.append(removed)
+        if removed is Card.THEFT:
+            t.thefts.remove(target)
+    elif kind is Kind.SWAP_HAND:
+        t.hands[seat], t.hands[target] = t.hands[target], t.hands[seat]
+        t.draw(target, 1)
+        for s in (seat, target):
+            p = t.players[s]
+            t.events.append(HandDealt(p, tuple(sorted(t.hands[s])), audience=p))
+        return 0
+    elif kind is Kind.INSPECTION:
+        t.inspected[seat].append((target, t.roles[target]))
+        t.events.append(RoleSeen(pid, action.target, t.roles[target], audience=pid))
+    elif kind is Kind.SWAP_HATS:
+        t.rng, i = below(t.rng, len(t.spare_roles))
+        t.roles[target] = t.spare_roles.pop(i)
+        t.events.append(RoleDealt(action.target, t.roles[target], audience=action.target))
+    return 1
+
+
+def _advance(t: _Table, seat: int) -> None:
+    """Pass the turn to the next player holding cards; end the round when nobody does."""
+    n = len(t.players)
+    for step in range(1, n + 1):
+        nxt = (seat + step) % n
+        if t.hands[nxt]:
+            t.turn = nxt
+            return
+    t.round_over = True
+
+
+# ---------------------------------------------------------------- round end and payout
+
+
+def _end_round(t: _Table) -> None:
+    n = len(t.players)
+    if t.edition is Edition.BASE:
+        winners, paid = _pay_base(t)
+    else:
+        winners, paid = _pay_deluxe(t)
+    result = RoundResult(
+        round=t.round,
+        winners=winners,
+        finder=None if t.finder is None else t.players[t.finder],
+        roles=tuple(zip(t.players, t.roles, strict=True)),
+        paid=tuple(t.players[s] for s in sorted(paid)),
+    )
+    t.results = (*t.results, result)
+    t.events.append(RoundEnded(result))
+    for s in sorted(paid):
+        p = t.players[s]
+        t.events.append(GoldReceived(p, sum(paid[s]), tuple(paid[s]), audience=p))
+    if t.edition is Edition.DELUXE:
+        _resolve_thefts(t)
+    if t.round >= ROUNDS:
+        t.phase = Phase.OVER
+        t.turn = -1
+        best = max(t.gold)
+        t.events.append(
+            GameEnded(
+                gold=tuple(zip(t.players, t.gold, strict=True)),
+                winners=tuple(p for p, g in zip(t.players, t.gold, strict=True) if g == best),
+            )
+        )
+        return
+    t.round_over = False
+    t.finder = None
+    _deal_round(t, t.round + 1, (t.last_seat + 1) % n)
+
+
+def _pay_base(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
+    """RULES.md §2.4: gold for the miners when the gold is reached, else for the saboteurs."""
+    n = len(t.players)
+    paid: dict[int, list[int]] = {}
+    if t.finder is not None:
+        finder = t.finder
+        miners = [s for s in range(n) if t.roles[s] is Role.MINER]
+        if t.options.greedy_dwarf:
+            miners = [s for s in miners if not any(c in _TOOL_CARDS for c in t.in_front[s])]
+        # Counter-clockwise from the finder: the finder first, then the previous seats.
+        order = sorted(miners, key=lambda s: (finder - s) % n)
+        count = min(n, 9) if t.options.gold is GoldRule.OFFICIAL else len(order)
+        if order:
+            drawn = [t.gold_deck.pop() for _ in range(min(count, len(t.gold_deck)))]
+            for i, value in enumerate(sorted(drawn, reverse=True)):
+                paid.setdefault(order[i % len(order)], []).append(value)
+        winners: tuple[Side, ...] = (Side.MINERS,)
+    else:
+        saboteurs = [s for s in range(n) if t.roles[s] is Role.SABOTEUR]
+        if saboteurs:
+            share = SABOTEUR_SHARE[len(saboteurs)]
+            for s in saboteurs:
+                cards = take_exact(t.gold_deck, share)
+                if cards:
+                    paid[s] = cards
+        winners = (Side.SABOTEURS,)
+    for s, cards in paid.items():
+        t.gold[s] += sum(cards)
+    return winners, paid
+
+
+def take_exact(gold_deck: list[int], amount: int) -> list[int]:
+    """Remove from the gold deck the fewest cards worth `amount`, or the most below it."""
+    have = Counter(gold_deck)
+    for target in range(amount, 0, -1):
+        best: tuple[int, int, int] | None = None
+        for n3 in range(min(have[3], target // 3), -1, -1):
+            for n2 in range(min(have[2], (target - 3 * n3) // 2), -1, -1):
+                n1 = target - 3 * n3 - 2 * n2
+                if n1 <= have[1] and (best is None or n3 + n2 + n1 < sum(best)):
+                    best = (n3, n2, n1)
+        if best is not None:
+            cards = [3] * best[0] + [2] * best[1] + [1] * best[2]
+            for c in cards:
+                gold_deck.remove(c)
+            return cards
+    return []
+
+
+def doors_allow(maze: dict[Coord, int], goal: Coord, banned: Door | None) -> bool:
+    """Whether a joined route leads from the start or a ladder to `goal` with no `banned` door."""
+    roots = [at for at, c in maze.items() if c == bd.START_CODE or c in bd.LADDER_CODES]
+    reached: dict[Coord, int] = {}
+    queue: list[tuple[Coord, int]] = []
+    for at in roots:
+        if banned is not None and CARDS[bd.card_of(maze[at])].door is banned:
+            continue
+        for tun in bd.TUNNELS[maze[at]]:
+            reached[at] = reached.get(at, 0) | tun
+            queue.append((at, tun))
+    while queue:
+        at, tun = queue.pop()
+        if at == goal:
+            return True
+        for e in EDGES:
+            if not tun & e:
+                continue
+            n = bd.neighbour(at, e)
+            c = maze.get(n)
+            if c is None or (banned is not None and CARDS[bd.card_of(c)].door is banned):
+                continue
+            nt = bd.TUNNEL_AT[c][OPPOSITE[e]]
+            if nt and not reached.get(n, 0) & nt:
+                reached[n] = reached.get(n, 0) | nt
+                queue.append((n, nt))
+    return False
+
+
+def deluxe_winners(
+    maze: dict[Coord, int], gold_at: Coord | None, finder_role: Role | None
+) -> tuple[Side, ...]:
+    """RULES.md §4.3: which side wins, from the routes to the gold and who reached it."""
+    if gold_at is None:
+        return (Side.SABOTEURS,)
+    no_green = doors_allow(maze, gold_at, Door.GREEN)
+    no_blue = doors_allow(maze, gold_at, Door.BLUE)
+    if finder_role is Role.GREEN_MINER:
+        blue = not no_blue and no_green
+    else:
+        blue = no_green
+    if finder_role is Role.BLUE_MINER:
+        green = not no_green and no_blue
+    else:
+        green = no_blue
+    if blue and green:
+        return (Side.BOTH_TEAMS,)
+    if blue:
+        return (Side.BLUE,)
+    if green:
+        return (Side.GREEN,)
+    return (Side.BOSS,)
+
+
+def _pay_deluxe(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
+    """RULES.md §4.4: payout by number of winners; geologists by crystals."""
+    n = len(t.players)
+    gold_at = next((g.at for g in t.goals if g.card is Card.GOLD and g.revealed), None)
+    if t.finder is None:
+        gold_at = None
+    finder_role = None if t.finder is None else t.roles[t.finder]
+    sides = deluxe_winners(t.maze, gold_at, finder_role)
+    side = sides[0]
+    winning_roles: set[Role] = {Role.PROFITEER}
+    if side is Side.SABOTEURS:
+        winning_roles.add(Role.SABOTEUR)
+    else:
+        winning_roles.add(Role.BOSS)
+        if side in (Side.BLUE, Side.BOTH_TEAMS):
+            winning_roles.add(Role.BLUE_MINER)
+        if side in (Side.GREEN, Side.BOTH_TEAMS):
+            winning_roles.add(Role.GREEN_MINER)
+    trapped = {s for s in range(n) if Card.TRAPPED in t.in_front[s]}
+    winners = [s for s in range(n) if t.roles[s] in winning_roles and s not in trapped]
+    paid: dict[int, list[int]] = {}
+    if winners:
+        each = DELUXE_PAY.get(len(winners), 1)
+        for s in winners:
+            amount = each - {Role.BOSS: 1, Role.PROFITEER: 2}.get(t.roles[s], 0)
+            if amount > 0:
+                paid[s] = [amount]
+    geologists = [s for s in range(n) if t.roles[s] is Role.GEOLOGIST]
+    if geologists:
+        crystals = sum(1 for c in t.maze.values() if CARDS[bd.card_of(c)].crystal)
+        share = crystals // len(geologists)
+        for s in geologists:
+            if s not in trapped and share > 0:
+                paid[s] = [share]
+    for s, cards in paid.items():
+        t.gold[s] += sum(cards)
+    return sides, paid
+
+
+def _resolve_thefts(t: _Table) -> None:
+    """Each untrapped thief, the last played first, takes 1 nugget from the richest other player."""
+    n = len(t.players)
+    for thief in reversed(t.thefts):
+        if Card.TRAPPED in t.in_front[thief]:
+            continue
+        victims = [s for s in range(n) if s != thief and t.gold[s] > 0]
+        if not victims:
+            continue
+        victim = max(victims, key=lambda s: (t.gold[s], -((s - thief) % n)))
+        t.gold[victim] -= 1
+        t.gold[thief] += 1
+        for p in (t.players[thief], t.players[victim]):
+            t.events.append(GoldStolen(t.players[thief], t.players[victim], audience=p))
