@@ -130,15 +130,14 @@ class Card(IntEnum):
     CRYSTAL_NE = 51
     CRYSTAL_NS = 52
     CRYSTAL_EW = 53
-    CRYSTAL_NEW = 54
     # Saboteur 2 actions
-    THEFT = 55
-    HANDS_OFF = 56
-    SWAP_HAND = 57
-    INSPECTION = 58
-    SWAP_HATS = 59
-    TRAPPED = 60
-    FREE = 61
+    THEFT = 54
+    HANDS_OFF = 55
+    SWAP_HAND = 56
+    INSPECTION = 57
+    SWAP_HATS = 58
+    TRAPPED = 59
+    FREE = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,15 +236,15 @@ CARDS: tuple[CardSpec, ...] = (
     CardSpec(Card.CRYSTAL_E, _T, 0, 1, tunnels=_t("E"), crystal=True),
     CardSpec(Card.CRYSTAL_NESW, _T, 0, 1, tunnels=_t("NESW"), crystal=True),
     CardSpec(Card.CRYSTAL_NES, _T, 0, 3, tunnels=_t("NES"), crystal=True),
-    CardSpec(Card.CRYSTAL_ESW, _T, 0, 1, tunnels=_t("ESW"), crystal=True),
+    CardSpec(Card.CRYSTAL_ESW, _T, 0, 2, tunnels=_t("ESW"), crystal=True),
     CardSpec(Card.CRYSTAL_ESW_N, _T, 0, 1, tunnels=_t("ESW", "N"), crystal=True),
     CardSpec(Card.CRYSTAL_NES_W, _T, 0, 1, tunnels=_t("NES", "W"), crystal=True),
     CardSpec(Card.CRYSTAL_NS_E, _T, 0, 1, tunnels=_t("NS", "E"), crystal=True),
     # No official source gives these six shapes (RULES.md §3.2); correct them here if one appears.
+    # Its N-E-W crystal is the E-S-W crystal turned 180 degrees, so it counts as a second copy.
     CardSpec(Card.CRYSTAL_NE, _T, 0, 2, tunnels=_t("NE"), crystal=True),
     CardSpec(Card.CRYSTAL_NS, _T, 0, 2, tunnels=_t("NS"), crystal=True),
     CardSpec(Card.CRYSTAL_EW, _T, 0, 1, tunnels=_t("EW"), crystal=True),
-    CardSpec(Card.CRYSTAL_NEW, _T, 0, 1, tunnels=_t("NEW"), crystal=True),
     # RULES.md §3.3: 20 expansion action cards
     CardSpec(Card.THEFT, Kind.THEFT, 0, 4),
     CardSpec(Card.HANDS_OFF, Kind.HANDS_OFF, 0, 3),

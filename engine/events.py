@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .cards import Card, Tool
 from .model import Coord, PlayerId, Role, RoundResult
+from .views import BoardView
 
 PUBLIC = None
 
@@ -145,9 +146,10 @@ class PlayerPassed:
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
-    """A round ended: roles revealed, who won, who was paid (amounts stay secret)."""
+    """A round ended: roles revealed, who won, who was paid (amounts stay secret), the maze."""
 
     result: RoundResult
+    board: BoardView
     audience: PlayerId | None = PUBLIC
 
 

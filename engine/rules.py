@@ -68,6 +68,7 @@ from .model import (
     player_range,
 )
 from .rng import below, seed_state, shuffled
+from .views import board_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -668,7 +669,7 @@ def _end_round(t: _Table) -> None:
         paid=tuple(t.players[s] for s in sorted(paid)),
     )
     t.results = (*t.results, result)
-    t.events.append(RoundEnded(result))
+    t.events.append(RoundEnded(result, board_view(t.maze, t.goals, t.last_at)))
     for s in sorted(paid):
         p = t.players[s]
         t.events.append(GoldReceived(p, sum(paid[s]), tuple(paid[s]), audience=p))

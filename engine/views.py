@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import board as bd
 from .cards import BROKEN_CARD, CARDS, START_AT, Card, Edition, Tool
-from .model import Coord, GameState, Options, Phase, PlayerId, Role, RoundResult
+from .model import Coord, GameState, Goal, Options, Phase, PlayerId, Role, RoundResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +103,23 @@ class PlayerView:
 
 
 def _board(state: GameState, peeked: tuple[Coord, ...] = ()) -> BoardView:
-    goal_spots = {g.at for g in state.goals}
+    return board_view(state.maze, state.goals, state.last_at, peeked)
+
+
+def board_view(
+    maze: Mapping[Coord, int],
+    goals: Sequence[Goal],
+    last_at: Coord | None,
+    peeked: Sequence[Coord] = (),
+) -> BoardView:
+    """The maze as a viewer sees it: face-down goals hidden unless this viewer peeked."""
+    goal_spots = {g.at for g in goals}
     cards = tuple(
         PlacedCard(at, bd.card_of(c), bd.is_rotated(c))
-        for at, c in sorted(state.maze.items())
+        for at, c in sorted(maze.items())
         if at not in goal_spots
     )
-    goals = tuple(
+    goal_views = tuple(
         GoalView(
             g.at,
             g.card if (g.revealed or g.at in peeked) else None,
@@ -116,9 +127,9 @@ def _board(state: GameState, peeked: tuple[Coord, ...] = ()) -> BoardView:
             g.revealed,
             peeked=(not g.revealed and g.at in peeked),
         )
-        for g in state.goals
+        for g in goals
     )
-    return BoardView(cards, goals, state.last_at)
+    return BoardView(cards, goal_views, last_at)
 
 
 def public_view(state: GameState) -> PublicView:
