@@ -1,0 +1,126 @@
+"""Config from the environment: defaults, both update modes, one clear error per bad variable."""
+
+from __future__ import annotations
+
+import pytest
+
+from tgbot.config import DEFAULT_API_URL, ConfigError, load_config
+from tgbot.i18n import Language
+
+TOKEN = "7000000001:AAHemulatorTokenForLocalTestsOnly12"
+SECRET = "s3cret_-Token"
+HOOK = {"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_URL": "https://bot.example.com/hook"}
+
+
+def test_only_a_token_gives_long_polling_with_defaults() -> None:
+    config = load_config({"TELEGRAM_BOT_TOKEN": TOKEN})
+    assert config.token == TOKEN
+    assert config.bot_id == 7000000001
+    assert not config.is_webhook
+    assert config.api_url == DEFAULT_API_URL
+    assert config.is_official_api
+    assert config.base_url == "https://api.telegram.org/bot"
+    assert config.base_file_url == "https://api.telegram.org/file/bot"
+    assert config.redis_url == "redis://127.0.0.1:6379/0"
+    assert (config.webhook_listen, config.webhook_port) == ("0.0.0.0", 8443)
+    assert config.webhook_secret is None
+    assert config.language is Language.KO
+
+
+def test_webhook_url_with_a_secret_gives_webhook_mode() -> None:
+    config = load_config(
+        {**HOOK, "WEBHOOK_SECRET": SECRET, "WEBHOOK_PORT": "88", "WEBHOOK_LISTEN": "127.0.0.1"}
+    )
+    assert config.is_webhook
+    assert config.webhook_url == "https://bot.example.com/hook"
+    assert config.webhook_path == "hook"
+    assert config.webhook_secret == SECRET
+    assert (config.webhook_listen, config.webhook_port) == ("127.0.0.1", 88)
+
+
+def test_a_self_hosted_api_server_is_used_and_may_post_webhooks_over_http() -> None:
+    config = load_config(
+        {
+            "TELEGRAM_BOT_TOKEN": TOKEN,
+            "TELEGRAM_API_URL": "http://bot-api:8081/",
+            "WEBHOOK_URL": "http://bot:8443/hook",
+            "WEBHOOK_SECRET": SECRET,
+        }
+    )
+    assert config.api_url == "http://bot-api:8081"
+    assert config.base_url == "http://bot-api:8081/bot"
+    assert not config.is_official_api
+    assert config.is_webhook
+
+
+def test_empty_variables_count_as_unset() -> None:
+    config = load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_URL": "", "BOT_LANGUAGE": " "})
+    assert not config.is_webhook
+    assert config.language is Language.KO
+
+
+def test_the_token_may_be_left_out_for_the_offline_sandbox() -> None:
+    config = load_config({}, require_token=False)
+    assert config.token is None
+    assert config.bot_id is None
+
+
+def test_language_is_read_case_insensitively() -> None:
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "BOT_LANGUAGE": "EN"}).language is Language.EN
+
+
+def test_repr_hides_the_token_and_the_secret() -> None:
+    text = repr(load_config({**HOOK, "WEBHOOK_SECRET": SECRET}))
+    assert TOKEN.split(":")[1] not in text
+    assert SECRET not in text
+    assert "7000000001:***" in text
+
+
+BAD = [
+    ({}, "TELEGRAM_BOT_TOKEN", "is not set"),
+    ({"TELEGRAM_BOT_TOKEN": "hello"}, "TELEGRAM_BOT_TOKEN", "does not look like"),
+    ({"TELEGRAM_BOT_TOKEN": "123456:short"}, "TELEGRAM_BOT_TOKEN", "does not look like"),
+    ({"TELEGRAM_BOT_TOKEN": TOKEN + " x"}, "TELEGRAM_BOT_TOKEN", "does not look like"),
+    ({"TELEGRAM_API_URL": "ftp://example.com"}, "TELEGRAM_API_URL", "http(s)://"),
+    ({"TELEGRAM_API_URL": "api.telegram.org"}, "TELEGRAM_API_URL", "http(s)://"),
+    ({"REDIS_URL": "http://localhost:6379"}, "REDIS_URL", "redis://"),
+    ({"WEBHOOK_URL": "http://bot.example.com/hook"}, "WEBHOOK_URL", "https://"),
+    ({"WEBHOOK_URL": "not a url", "WEBHOOK_SECRET": SECRET}, "WEBHOOK_URL", "https://"),
+    ({"WEBHOOK_URL": "https://x.example/?a=1"}, "WEBHOOK_URL", "query"),
+    ({"WEBHOOK_URL": "https://bot.example.com/hook"}, "WEBHOOK_SECRET", "required"),
+    ({"WEBHOOK_SECRET": "has space"}, "WEBHOOK_SECRET", "1 to 256"),
+    ({"WEBHOOK_SECRET": "x" * 257}, "WEBHOOK_SECRET", "1 to 256"),
+    ({"WEBHOOK_SECRET": "ünïcode"}, "WEBHOOK_SECRET", "1 to 256"),
+    ({"WEBHOOK_PORT": "http"}, "WEBHOOK_PORT", "1 to 65535"),
+    ({"WEBHOOK_PORT": "0"}, "WEBHOOK_PORT", "1 to 65535"),
+    ({"WEBHOOK_PORT": "65536"}, "WEBHOOK_PORT", "1 to 65535"),
+    ({"WEBHOOK_PORT": "-1"}, "WEBHOOK_PORT", "1 to 65535"),
+    ({"WEBHOOK_PORT": "٨٤٤٣"}, "WEBHOOK_PORT", "1 to 65535"),
+    ({"WEBHOOK_LISTEN": "0.0.0.0 ; rm"}, "WEBHOOK_LISTEN", "address"),
+    ({"BOT_LANGUAGE": "fr"}, "BOT_LANGUAGE", "ko, en"),
+    ({"BOT_LANGUAGE": "en-US"}, "BOT_LANGUAGE", "ko, en"),
+]
+
+
+@pytest.mark.parametrize(("env", "variable", "problem"), BAD)
+def test_a_bad_variable_is_named_in_one_line(
+    env: dict[str, str], variable: str, problem: str
+) -> None:
+    base = {} if "TELEGRAM_BOT_TOKEN" in env or not env else {"TELEGRAM_BOT_TOKEN": TOKEN}
+    with pytest.raises(ConfigError) as caught:
+        load_config({**base, **env})
+    message = str(caught.value)
+    assert caught.value.variable == variable
+    assert message.startswith(f"{variable}: ")
+    assert problem in message
+    assert "\n" not in message
+
+
+def test_errors_never_echo_the_token_or_the_secret() -> None:
+    secret_token = "123456:" + "A" * 29  # one character short
+    with pytest.raises(ConfigError) as caught:
+        load_config({"TELEGRAM_BOT_TOKEN": secret_token})
+    assert "A" * 29 not in str(caught.value)
+    with pytest.raises(ConfigError) as caught:
+        load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_SECRET": "bad secret!"})
+    assert "bad secret" not in str(caught.value)

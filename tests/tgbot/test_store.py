@@ -1,0 +1,378 @@
+"""The Redis store: JSON records, compare-and-set saves, one active game per chat, expiry."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable
+from dataclasses import replace
+from typing import cast
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from redis.asyncio import Redis
+
+from engine import Edition, GoldRule, Options, new_game
+from tgbot.callback import GAME_ID_ALPHABET
+from tgbot.i18n import Language
+from tgbot.store import (
+    ChatBusyError,
+    CorruptRecordError,
+    GameExistsError,
+    GameRecord,
+    GameStore,
+    Lobby,
+    LobbyPlayer,
+    MessageIds,
+    Status,
+    record_from_json,
+    record_to_json,
+)
+
+CHAT = -1001234567890
+T0 = 1_700_000_000
+PLAYERS = (
+    LobbyPlayer(1, "Ann", Language.KO),
+    LobbyPlayer(2, "보라 🐻", Language.KO),
+    LobbyPlayer(3, 'Cy "the <b>" \\ Dwarf', Language.EN),
+)
+
+
+def _record(
+    gid: str = "Ab3dE9xYz0", chat: int = CHAT, thread: int | None = None, **more: object
+) -> GameRecord:
+    fields: dict[str, object] = {
+        "game_id": gid,
+        "chat_id": chat,
+        "thread_id": thread,
+        "language": Language.KO,
+        "creator_id": 1,
+        "created_at": T0,
+        "updated_at": T0,
+        "lobby": Lobby(players=PLAYERS),
+    }
+    fields.update(more)
+    return GameRecord(**fields)  # type: ignore[arg-type]
+
+
+def _playing(record: GameRecord, seed: int = 1) -> GameRecord:
+    state = new_game([p.user_id for p in record.lobby.players], seed=seed)
+    return replace(record, status=Status.PLAYING, state=state, updated_at=T0 + 60)
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def test_a_record_with_a_real_engine_state_round_trips_through_json() -> None:
+    record = replace(
+        _playing(_record(thread=7)),
+        messages=MessageIds(lobby=10, board=11, hands=((1, 55), (2, 56), (3, 57))),
+        rev=4,
+    )
+    text = record_to_json(record)
+    doc = json.loads(text)
+    assert doc["schema"] == 1
+    assert doc["state"]["players"] == [1, 2, 3]  # the engine's JSON, nested, not a string
+    assert "rev" not in doc
+    back = record_from_json(text, rev=4)
+    assert back == record
+    assert back.state is not None and record.state is not None
+    assert back.state.version == record.state.version
+
+
+def test_a_deluxe_lobby_with_variants_round_trips() -> None:
+    lobby = Lobby(
+        edition=Edition.DELUXE,
+        options=Options(gold=GoldRule.PER_MINER, greedy_dwarf=True),
+        turn_limit_hours=None,
+        players=PLAYERS[:2],
+    )
+    record = _record(lobby=lobby, language=Language.EN)
+    assert record_from_json(record_to_json(record), rev=1) == replace(record, rev=1)
+
+
+names = st.text(max_size=64)
+players = st.lists(
+    st.builds(LobbyPlayer, st.integers(1, 2**52), names, st.sampled_from(Language)),
+    max_size=12,
+    unique_by=lambda p: p.user_id,
+)
+
+
+@given(
+    gid=st.text(GAME_ID_ALPHABET, min_size=10, max_size=10),
+    chat=st.integers(-(2**52), 2**52),
+    thread=st.none() | st.integers(1, 2**31),
+    lobby_players=players,
+    hours=st.none() | st.integers(1, 168),
+    status=st.sampled_from(Status),
+    hands=st.lists(st.tuples(st.integers(1, 2**40), st.integers(1, 2**31)), max_size=12),
+)
+def test_any_lobby_record_round_trips(
+    gid: str,
+    chat: int,
+    thread: int | None,
+    lobby_players: list[LobbyPlayer],
+    hours: int | None,
+    status: Status,
+    hands: list[tuple[int, int]],
+) -> None:
+    record = _record(
+        gid,
+        chat,
+        thread,
+        status=status,
+        lobby=Lobby(turn_limit_hours=hours, players=tuple(lobby_players)),
+        messages=MessageIds(hands=tuple(hands)),
+    )
+    assert record_from_json(record_to_json(record), rev=0) == record
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "[]",
+        '{"schema": 2}',
+        record_to_json(_record()).replace('"chat":', '"chat_id":'),
+        record_to_json(_record()).replace('"lang":"ko"', '"lang":"fr"', 1),
+        record_to_json(_record()).replace(f'"chat":{CHAT}', '"chat":"x"'),
+        record_to_json(_record()).replace('"greedy_dwarf":false', '"greedy_dwarf":0'),
+        record_to_json(_record()).replace('"state":null', '"state":{"schema":1}'),
+        record_to_json(_record()).replace('"hands":[]', '"hands":[[1]]'),
+    ],
+)
+def test_anything_else_is_a_corrupt_record(text: str) -> None:
+    with pytest.raises(CorruptRecordError):
+        record_from_json(text, rev=1)
+
+
+def test_message_ids_remember_one_hand_message_per_player() -> None:
+    ids = MessageIds().with_hand(1, 10).with_hand(2, 20).with_hand(1, 11)
+    assert ids.hand_of(1) == 11 and ids.hand_of(2) == 20 and ids.hand_of(3) is None
+    assert ids.with_hand(1, None).hand_of(1) is None
+
+
+# ------------------------------------------------------------------ create, load, save
+
+
+async def test_create_then_load_gives_the_record_at_rev_1(store: GameStore) -> None:
+    created = await store.create(_playing(_record()))
+    assert created.rev == 1
+    assert await store.load("Ab3dE9xYz0") == created
+    assert await store.load("Zz3dE9xYz0") is None
+
+
+async def test_create_fails_when_the_id_exists(store: GameStore) -> None:
+    await store.create(_record())
+    with pytest.raises(GameExistsError):
+        await store.create(_record(chat=CHAT + 1))
+    assert await store.active_game(CHAT + 1, None) is None
+
+
+async def test_only_an_active_game_can_be_created(store: GameStore) -> None:
+    with pytest.raises(ValueError):
+        await store.create(_record(status=Status.FINISHED))
+
+
+async def test_save_writes_when_the_rev_matches_and_bumps_it(store: GameStore) -> None:
+    created = await store.create(_record())
+    assert await store.save(_playing(created), expected_rev=1)
+    loaded = await store.load(created.game_id)
+    assert loaded is not None
+    assert loaded.rev == 2
+    assert loaded == replace(_playing(created), rev=2)
+
+
+async def test_a_stale_save_is_refused_and_writes_nothing(store: GameStore) -> None:
+    created = await store.create(_record())
+    assert await store.save(replace(created, updated_at=T0 + 1), expected_rev=1)
+    assert not await store.save(replace(created, updated_at=T0 + 2), expected_rev=1)
+    loaded = await store.load(created.game_id)
+    assert loaded is not None
+    assert (loaded.rev, loaded.updated_at) == (2, T0 + 1)
+
+
+async def test_saving_a_game_that_does_not_exist_creates_nothing(store: GameStore) -> None:
+    assert not await store.save(_record(), expected_rev=0)
+    assert not await store.save(_record(), expected_rev=1)
+    assert await store.load("Ab3dE9xYz0") is None
+
+
+async def test_of_twenty_concurrent_saves_from_one_rev_exactly_one_wins(store: GameStore) -> None:
+    created = await store.create(_record())
+    attempts = [replace(created, updated_at=T0 + i) for i in range(20)]
+    results = await asyncio.gather(*(store.save(r, expected_rev=1) for r in attempts))
+    assert sum(results) == 1
+    winner = attempts[results.index(True)]
+    assert await store.load(created.game_id) == replace(winner, rev=2)
+
+
+async def _hset(client: Redis, key: str, mapping: dict[str, str]) -> None:
+    await cast("Awaitable[int]", client.hset(key, mapping=mapping))
+
+
+async def test_a_record_under_another_id_is_corrupt(store: GameStore, redis_client: Redis) -> None:
+    doc = record_to_json(_record())
+    await _hset(redis_client, store.game_key("Zz3dE9xYz0"), {"rev": "1", "doc": doc})
+    with pytest.raises(CorruptRecordError):
+        await store.load("Zz3dE9xYz0")
+    await _hset(redis_client, store.game_key("Yy3dE9xYz0"), {"doc": "{}"})
+    with pytest.raises(CorruptRecordError):
+        await store.load("Yy3dE9xYz0")
+
+
+async def test_the_store_works_with_decoded_responses(redis_url: str, key_prefix: str) -> None:
+    client = Redis.from_url(redis_url, decode_responses=True)
+    try:
+        store = GameStore(client, prefix=key_prefix)
+        created = await store.create(_playing(_record()))
+        assert await store.load(created.game_id) == created
+        assert await store.active_game(CHAT, None) == created.game_id
+        assert await store.user_games(1) == (created.game_id,)
+        await store.set_user_language(1, Language.EN)
+        assert await store.user_language(1) is Language.EN
+        assert await store.finish(created.game_id, ttl_seconds=60)
+    finally:
+        await client.delete(*[k async for k in client.scan_iter(match=f"{key_prefix}:*")])
+        await client.aclose()
+
+
+# ------------------------------------------------------------------ indexes
+
+
+async def test_create_claims_the_chat_and_the_players(store: GameStore) -> None:
+    await store.create(_record())
+    assert await store.active_game(CHAT, None) == "Ab3dE9xYz0"
+    for player in PLAYERS:
+        assert await store.user_games(player.user_id) == ("Ab3dE9xYz0",)
+
+
+async def test_a_second_game_in_the_same_chat_or_topic_is_refused(store: GameStore) -> None:
+    await store.create(_record())
+    await store.create(_record("Topic00007", thread=7))
+    with pytest.raises(ChatBusyError) as caught:
+        await store.create(_record("Second0000"))
+    assert caught.value.active == "Ab3dE9xYz0"
+    with pytest.raises(ChatBusyError):
+        await store.create(_record("Second0007", thread=7))
+    assert await store.load("Second0000") is None
+    assert await store.user_games(1) == ("Ab3dE9xYz0", "Topic00007")
+
+
+async def test_of_twenty_concurrent_creates_in_one_chat_exactly_one_wins(store: GameStore) -> None:
+    records = [_record(f"Concurren{i % 10}" if i < 10 else f"Concurre{i}") for i in range(20)]
+    results = await asyncio.gather(*(store.create(r) for r in records), return_exceptions=True)
+    winners = [r for r in results if isinstance(r, GameRecord)]
+    assert len(winners) == 1
+    assert all(isinstance(r, ChatBusyError) for r in results if not isinstance(r, GameRecord))
+    assert await store.active_game(CHAT, None) == winners[0].game_id
+    stored = [await store.load(r.game_id) for r in records]
+    assert [r.game_id for r in stored if r is not None] == [winners[0].game_id]
+
+
+async def test_a_chat_claim_whose_game_vanished_is_taken_over(
+    store: GameStore, redis_client: Redis
+) -> None:
+    await redis_client.set(store.chat_key(CHAT, None), "Gone000000")
+    created = await store.create(_record())
+    assert await store.active_game(CHAT, None) == created.game_id
+
+
+async def test_user_games_can_be_added_removed_and_listed(store: GameStore) -> None:
+    await store.add_user_game(9, "Bbbbbbbbbb")
+    await store.add_user_game(9, "Aaaaaaaaaa")
+    await store.add_user_game(9, "Aaaaaaaaaa")
+    assert await store.user_games(9) == ("Aaaaaaaaaa", "Bbbbbbbbbb")
+    await store.remove_user_game(9, "Aaaaaaaaaa")
+    assert await store.user_games(9) == ("Bbbbbbbbbb",)
+    assert await store.user_games(10) == ()
+
+
+async def test_finish_sets_a_ttl_and_frees_the_chat_and_players(
+    store: GameStore, redis_client: Redis
+) -> None:
+    created = await store.create(_record())
+    assert await store.save(replace(_playing(created), status=Status.FINISHED), expected_rev=1)
+    assert await store.finish(created.game_id, ttl_seconds=3600)
+    ttl = await redis_client.ttl(store.game_key(created.game_id))
+    assert 0 < ttl <= 3600
+    assert await store.active_game(CHAT, None) is None
+    assert await store.user_games(1) == ()
+    finished = await store.load(created.game_id)
+    assert finished is not None and finished.status is Status.FINISHED
+    await store.create(_record("NextGame00"))  # the chat is free again
+    assert await store.active_game(CHAT, None) == "NextGame00"
+
+
+async def test_finish_leaves_another_games_claim_alone(store: GameStore) -> None:
+    first = await store.create(_record())
+    assert await store.finish(first.game_id, ttl_seconds=60)
+    await store.create(_record("NextGame00"))
+    assert await store.finish(first.game_id, ttl_seconds=60)  # a repeat, e.g. after a retry
+    assert await store.active_game(CHAT, None) == "NextGame00"
+
+
+async def test_finish_and_delete_of_a_missing_game_say_so(store: GameStore) -> None:
+    assert not await store.finish("Nothing000", ttl_seconds=60)
+    assert not await store.delete("Nothing000")
+    with pytest.raises(ValueError):
+        await store.finish("Nothing000", ttl_seconds=0)
+
+
+async def test_delete_removes_the_game_and_its_index_entries(
+    store: GameStore, redis_client: Redis
+) -> None:
+    created = await store.create(_record(thread=3))
+    assert await store.delete(created.game_id)
+    assert await redis_client.exists(store.game_key(created.game_id)) == 0
+    assert await store.active_game(CHAT, 3) is None
+    assert await store.user_games(2) == ()
+
+
+# ------------------------------------------------------------------ settings and keys
+
+
+async def test_languages_are_remembered_per_user_and_per_group(store: GameStore) -> None:
+    assert await store.user_language(5) is None
+    await store.set_user_language(5, Language.EN)
+    await store.set_group_language(CHAT, Language.KO)
+    assert await store.user_language(5) is Language.EN
+    assert await store.group_language(CHAT) is Language.KO
+    assert await store.group_language(CHAT + 1) is None
+
+
+async def test_every_key_carries_the_prefix_and_game_keys_a_hash_tag(
+    store: GameStore, redis_client: Redis, key_prefix: str
+) -> None:
+    await store.create(_record())
+    await store.set_user_language(1, Language.EN)
+    keys = sorted([k.decode() async for k in redis_client.scan_iter(match=f"{key_prefix}:*")])
+    assert keys == sorted(
+        [
+            f"{key_prefix}:game:{{Ab3dE9xYz0}}",
+            f"{key_prefix}:chat:{CHAT}:-",
+            f"{key_prefix}:user:1:games",
+            f"{key_prefix}:user:2:games",
+            f"{key_prefix}:user:3:games",
+            f"{key_prefix}:user:1",
+        ]
+    )
+
+
+async def test_stores_with_other_prefixes_do_not_see_each_other(
+    store: GameStore, redis_client: Redis
+) -> None:
+    await store.create(_record())
+    other = GameStore(redis_client, prefix=store.prefix + "-other")
+    assert await other.load("Ab3dE9xYz0") is None
+    assert await other.active_game(CHAT, None) is None
+    await other.create(_record())  # same id and chat, separate namespace
+    await other.delete("Ab3dE9xYz0")
+
+
+async def test_a_prefix_with_glob_or_hash_tag_characters_is_refused(redis_client: Redis) -> None:
+    for bad in ("", "a{b", "a*", "a b"):
+        with pytest.raises(ValueError):
+            GameStore(redis_client, prefix=bad)

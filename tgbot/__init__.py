@@ -1,0 +1,1 @@
+"""The Telegram shell around the engine: config, callback codec, Redis store, language catalog."""

@@ -1,0 +1,189 @@
+"""The bot's settings, read once from the environment into a frozen value.
+
+| variable | default | meaning |
+|---|---|---|
+| `TELEGRAM_BOT_TOKEN` | (required) | the token from @BotFather, `123456:ABC...` |
+| `TELEGRAM_API_URL` | `https://api.telegram.org` | the Bot API server (or a self-hosted one) |
+| `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live |
+| `WEBHOOK_URL` | (unset: long polling) | public HTTPS URL Telegram posts updates to |
+| `WEBHOOK_LISTEN` | `0.0.0.0` | address the webhook server binds |
+| `WEBHOOK_PORT` | `8443` | port the webhook server binds |
+| `WEBHOOK_SECRET` | (required with `WEBHOOK_URL`) | Telegram's secret token header value |
+| `BOT_LANGUAGE` | `ko` | language of groups and users that chose none |
+
+An empty variable counts as unset (as `VAR=` in a compose file means). Errors never echo the
+token or the secret.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from .i18n import Language, parse_language
+
+DEFAULT_API_URL = "https://api.telegram.org"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_LISTEN = "0.0.0.0"
+DEFAULT_PORT = 8443
+DEFAULT_LANGUAGE = Language.KO
+
+# A bot id, a colon, and the secret part (35 characters from @BotFather today).
+_TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{30,100}")
+# Telegram's rule for setWebhook's secret_token.
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+_LISTEN = re.compile(r"[A-Za-z0-9_.:\[\]-]{1,255}")
+_REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message is one line naming the variable."""
+
+    def __init__(self, variable: str, problem: str) -> None:
+        super().__init__(f"{variable}: {problem}")
+        self.variable = variable
+        self.problem = problem
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Config:
+    """Everything the bot reads from its environment."""
+
+    token: str | None
+    api_url: str = DEFAULT_API_URL
+    redis_url: str = DEFAULT_REDIS_URL
+    webhook_url: str | None = None
+    webhook_listen: str = DEFAULT_LISTEN
+    webhook_port: int = DEFAULT_PORT
+    webhook_secret: str | None = None
+    language: Language = DEFAULT_LANGUAGE
+
+    @property
+    def is_webhook(self) -> bool:
+        """True to receive updates by webhook, False for long polling."""
+        return self.webhook_url is not None
+
+    @property
+    def webhook_path(self) -> str:
+        """The path of WEBHOOK_URL without its leading slash (PTB's `url_path`)."""
+        return "" if self.webhook_url is None else urlsplit(self.webhook_url).path.lstrip("/")
+
+    @property
+    def bot_id(self) -> int | None:
+        """The bot's user id, the token's first part."""
+        return None if self.token is None else int(self.token.split(":", 1)[0])
+
+    @property
+    def base_url(self) -> str:
+        """The `base_url` PTB's builder takes (the token is appended to it)."""
+        return f"{self.api_url}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        """The `base_file_url` PTB's builder takes."""
+        return f"{self.api_url}/file/bot"
+
+    @property
+    def is_official_api(self) -> bool:
+        """True when talking to Telegram's own Bot API server."""
+        return self.api_url == DEFAULT_API_URL
+
+    def __repr__(self) -> str:
+        """Like the dataclass repr, with the token and secret masked."""
+        token = None if self.token is None else f"{self.bot_id}:***"
+        secret = None if self.webhook_secret is None else "***"
+        return (
+            f"Config(token={token!r}, api_url={self.api_url!r}, redis_url={self.redis_url!r}, "
+            f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
+            f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
+            f"language={self.language.value!r})"
+        )
+
+
+def _get(environ: Mapping[str, str], name: str) -> str | None:
+    value = environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def _http_url(name: str, value: str, *, allow_http: bool) -> str:
+    parts = urlsplit(value)
+    schemes = ("https", "http") if allow_http else ("https",)
+    if parts.scheme not in schemes or not parts.hostname:
+        wanted = "an http(s)://host URL" if allow_http else "an https://host URL"
+        raise ConfigError(name, f"must be {wanted}, got {value!r}")
+    if parts.query or parts.fragment:
+        raise ConfigError(name, "must not carry a query or fragment")
+    return value
+
+
+def load_config(environ: Mapping[str, str], *, require_token: bool = True) -> Config:
+    """Read and check every setting; raises ConfigError on the first problem found."""
+    token = _get(environ, "TELEGRAM_BOT_TOKEN")
+    if token is None:
+        if require_token:
+            raise ConfigError("TELEGRAM_BOT_TOKEN", "is not set (get one from @BotFather)")
+    elif not _TOKEN.fullmatch(token):
+        raise ConfigError(
+            "TELEGRAM_BOT_TOKEN", "does not look like a bot token (digits, ':', then the secret)"
+        )
+
+    api_url = _http_url(
+        "TELEGRAM_API_URL", _get(environ, "TELEGRAM_API_URL") or DEFAULT_API_URL, allow_http=True
+    ).rstrip("/")
+
+    redis_url = _get(environ, "REDIS_URL") or DEFAULT_REDIS_URL
+    if urlsplit(redis_url).scheme not in _REDIS_SCHEMES:
+        raise ConfigError(
+            "REDIS_URL", f"must start with redis://, rediss:// or unix://, got {redis_url!r}"
+        )
+
+    webhook_url = _get(environ, "WEBHOOK_URL")
+    if webhook_url is not None:
+        # Telegram only posts to HTTPS; a self-hosted Bot API server (--local) also allows HTTP.
+        official = api_url == DEFAULT_API_URL
+        _http_url("WEBHOOK_URL", webhook_url, allow_http=not official)
+
+    listen = _get(environ, "WEBHOOK_LISTEN") or DEFAULT_LISTEN
+    if not _LISTEN.fullmatch(listen):
+        raise ConfigError("WEBHOOK_LISTEN", f"is not an address to listen on: {listen!r}")
+
+    port_text = _get(environ, "WEBHOOK_PORT")
+    port = DEFAULT_PORT
+    if port_text is not None:
+        if not port_text.isascii() or not port_text.isdigit():
+            raise ConfigError(
+                "WEBHOOK_PORT", f"must be a number from 1 to 65535, got {port_text!r}"
+            )
+        port = int(port_text)
+        if not 1 <= port <= 65535:
+            raise ConfigError("WEBHOOK_PORT", f"must be a number from 1 to 65535, got {port}")
+
+    secret = _get(environ, "WEBHOOK_SECRET")
+    if secret is not None and not _SECRET.fullmatch(secret):
+        raise ConfigError("WEBHOOK_SECRET", "must be 1 to 256 characters of A-Z a-z 0-9 _ -")
+    if webhook_url is not None and secret is None:
+        raise ConfigError("WEBHOOK_SECRET", "is required when WEBHOOK_URL is set")
+
+    lang_text = _get(environ, "BOT_LANGUAGE")
+    language = DEFAULT_LANGUAGE
+    if lang_text is not None:
+        parsed = parse_language(lang_text)
+        if parsed is None or parsed.value != lang_text.lower():
+            choices = ", ".join(lang.value for lang in Language)
+            raise ConfigError("BOT_LANGUAGE", f"must be one of {choices}, got {lang_text!r}")
+        language = parsed
+
+    return Config(
+        token=token,
+        api_url=api_url,
+        redis_url=redis_url,
+        webhook_url=webhook_url,
+        webhook_listen=listen,
+        webhook_port=port,
+        webhook_secret=secret,
+        language=language,
+    )
