@@ -40,6 +40,7 @@ from .events import (
     HandDealt,
     InFrontCleared,
     MapUsed,
+    PlayerPassed,
     RockfallPlayed,
     RoleDealt,
     RoleSeen,
@@ -361,7 +362,12 @@ def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
             for i, pid in enumerate(players):
                 if i != seat and Card.TRAPPED not in state.in_front[i]:
                     yield PlayOnPlayer(card, pid)
-        elif k in (Kind.SWAP_HAND, Kind.INSPECTION):
+        elif k is Kind.SWAP_HAND:
+            # A player with an empty hand is out of the round (RULES.md §4.1): not a partner.
+            for i, pid in enumerate(players):
+                if i != seat and state.hands[i]:
+                    yield PlayOnPlayer(card, pid)
+        elif k is Kind.INSPECTION:
             for i, pid in enumerate(players):
                 if i != seat:
                     yield PlayOnPlayer(card, pid)
@@ -464,6 +470,8 @@ def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
         if s.ladder:
             if any(bd.neighbour(at, e) == g.at for e in EDGES for g in state.goals):
                 return IllegalAction(Reason.NEXT_TO_GOAL)
+            if at not in _ladder_cells(state):
+                return IllegalAction(Reason.NOT_CONNECTED)
         elif at not in state.net.frontier:
             return IllegalAction(Reason.NOT_CONNECTED)
         return IllegalAction(Reason.DOES_NOT_FIT)
@@ -518,6 +526,7 @@ def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
 def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     """Play an action; raises IllegalAction and leaves `state` as it was if it is not legal."""
     seat = _acting_seat(state, player)
+    action = _normalised(action)
     try:
         legal = action in _legal(state, seat)[1]
     except TypeError:  # an unhashable forgery
@@ -570,6 +579,19 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     if t.round_over:
         _end_round(t)
     return Transition(t.freeze(), tuple(t.events))
+
+
+def _normalised(action: Action) -> Action:
+    """Discarded cards are a set: accept them in any order (the engine offers them sorted)."""
+    try:
+        if isinstance(action, Discard) and isinstance(action.cards, tuple):
+            return Discard(tuple(sorted(action.cards)))
+        if isinstance(action, ClearInFront) and isinstance(action.discards, tuple):
+            a, b = sorted(action.discards)
+            return ClearInFront((a, b), action.removes)
+    except (TypeError, ValueError):
+        pass
+    return action
 
 
 def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
@@ -644,11 +666,14 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
 def _advance(t: _Table, seat: int) -> None:
     """Pass the turn to the next player holding cards; end the round when nobody does."""
     n = len(t.players)
+    skipped: list[int] = []
     for step in range(1, n + 1):
         nxt = (seat + step) % n
         if t.hands[nxt]:
             t.turn = nxt
+            t.events += [PlayerPassed(t.players[p]) for p in skipped]
             return
+        skipped.append(nxt)
     t.round_over = True
 
 
