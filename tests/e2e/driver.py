@@ -1,0 +1,122 @@
+"""Play whole games as the players would: only by tapping the buttons the bot sends."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from emulator import Message, User
+from tgbot.callback import (
+    ConfirmDiscard,
+    ConfirmGoal,
+    ConfirmSpot,
+    ConfirmTarget,
+    PickCard,
+    PickGoal,
+    PickSpot,
+    PickTarget,
+    PickTool,
+    StartDiscard,
+    ToggleDiscard,
+    decode,
+)
+
+from .harness import World, buttons, url_buttons
+
+SECONDS_PER_TURN = 4.0  # keeps the group under Telegram's 20 messages a minute
+
+
+def commands(message: Message) -> list[tuple[object, str]]:
+    """(decoded command, raw data) of a message's buttons."""
+    return [(decode(data), data) for _, data in buttons(message)]
+
+
+@dataclass
+class Driver:
+    """Drives a started game to its end with seeded random choices."""
+
+    world: World
+    players: list[User]
+    seed: int
+    taps: int = 0
+    turns: int = 0
+    toasts: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def to_act(self) -> tuple[User, Message] | None:
+        """The player whose live hand message offers cards to play (None once nobody can)."""
+        found = []
+        for p in self.players:
+            msgs = self.world.bot_messages(p.id)
+            if msgs and any(isinstance(c, PickCard | StartDiscard) for c, _ in commands(msgs[-1])):
+                found.append((p, msgs[-1]))
+        assert len(found) <= 1, "only one player may be offered a move"
+        return found[0] if found else None
+
+    async def tap(self, user: User, message: Message, data: str) -> Message:
+        """Tap a button; return the player's live message afterwards."""
+        self.taps += 1
+        text, alert = await self.world.press(user, message, data)
+        if text:
+            self.toasts.append(text)
+        return self.world.last(user.id)
+
+    async def turn(self) -> bool:
+        """Play one turn; False when no player is offered a move."""
+        found = self.to_act()
+        if found is None:
+            return False
+        user, message = found
+        self.turns += 1
+        self.world.clock.advance(SECONDS_PER_TURN)
+        cards = [(c, d) for c, d in commands(message) if isinstance(c, PickCard)]
+        if cards and self.rng.random() < 0.7:
+            _, data = self.rng.choice(cards)
+            message = await self.tap(user, message, data)
+            for _ in range(3):
+                options = commands(message)
+                confirm = [
+                    d
+                    for c, d in options
+                    if isinstance(c, ConfirmSpot | ConfirmTarget | ConfirmGoal)
+                ]
+                if confirm:
+                    await self.tap(user, message, confirm[0])
+                    return True
+                picks = [
+                    d
+                    for c, d in options
+                    if isinstance(c, PickSpot | PickTarget | PickTool | PickGoal)
+                ]
+                if not picks:
+                    break
+                message = await self.tap(user, message, self.rng.choice(picks))
+        # Nothing played: discard a card.
+        start = [d for c, d in commands(message) if isinstance(c, StartDiscard)]
+        if not start:
+            back = [d for _, d in buttons(message)][-1]
+            message = await self.tap(user, message, back)
+            start = [d for c, d in commands(message) if isinstance(c, StartDiscard)]
+        message = await self.tap(user, message, start[0])
+        toggles = [d for c, d in commands(message) if isinstance(c, ToggleDiscard)]
+        message = await self.tap(user, message, self.rng.choice(toggles))
+        confirm = [d for c, d in commands(message) if isinstance(c, ConfirmDiscard)]
+        await self.tap(user, message, confirm[0])
+        return True
+
+    async def play_to_end(self, max_turns: int = 1000) -> None:
+        """Turns until nobody is offered a move."""
+        while await self.turn():
+            assert self.turns <= max_turns, "the game did not end"
+
+
+async def open_lobby(world: World, players: list[User], chat: int) -> Message:
+    """The first player opens a lobby and everyone joins through the deep link."""
+    await world.say(players[0], chat, "/new")
+    lobby = world.last(chat)
+    ((_, url),) = url_buttons(lobby)
+    for p in players:
+        await world.open(p, url)
+    return world.state.message(chat, lobby.message_id)

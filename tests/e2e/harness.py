@@ -1,0 +1,217 @@
+"""A running world for end-to-end tests: the Bot API emulator, the real bot in webhook mode, Redis.
+
+Users act only through the emulator (commands, deep links, button presses); the harness waits
+until the bot has handled each update before the test looks at the chats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+from telegram.ext import Application, BaseUpdateProcessor
+
+from emulator import EmulatorState, ManualClock, Message, User
+from emulator.server import BotApiEmulator
+from tgbot.app import build_application
+from tgbot.config import Config
+from tgbot.store import GameRecord, GameStore
+
+SECRET = "e2e-secret-token"
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def buttons(message: Message) -> list[tuple[str, str]]:
+    """(label, callback data) of a message's callback buttons, row by row."""
+    markup = message.content.reply_markup or {}
+    return [
+        (b["text"], b["callback_data"])
+        for row in markup.get("inline_keyboard", [])
+        for b in row
+        if "callback_data" in b
+    ]
+
+
+def url_buttons(message: Message) -> list[tuple[str, str]]:
+    """(label, url) of a message's URL buttons."""
+    markup = message.content.reply_markup or {}
+    return [
+        (b["text"], b["url"])
+        for row in markup.get("inline_keyboard", [])
+        for b in row
+        if "url" in b
+    ]
+
+
+def shown(message: Message) -> str:
+    """The text or caption a user sees (entities stripped)."""
+    return message.content.text or message.content.caption or ""
+
+
+class TrackingProcessor(BaseUpdateProcessor):
+    """One update at a time (PTB's default), counting the updates being handled."""
+
+    def __init__(self) -> None:
+        super().__init__(max_concurrent_updates=1)
+        self.active = 0
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        """Handle one update, counted."""
+        self.active += 1
+        try:
+            await coroutine
+        finally:
+            self.active -= 1
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to tear down."""
+
+
+@dataclass
+class World:
+    """The emulator, the bot application and the store, started together."""
+
+    redis: Redis
+    prefix: str
+    clock: ManualClock = field(default_factory=ManualClock)
+    seed: int = 1
+    emu: BotApiEmulator | None = None
+    app: Application | None = None  # type: ignore[type-arg]
+
+    @property
+    def state(self) -> EmulatorState:
+        """The emulator's state (users, chats, messages)."""
+        assert self.emu is not None
+        return self.emu.state
+
+    @property
+    def store(self) -> GameStore:
+        """A store over the same keys the bot uses."""
+        return GameStore(self.redis, prefix=self.prefix)
+
+    async def start(self) -> None:
+        """Start the emulator, then the bot in webhook mode against it."""
+        self.emu = BotApiEmulator(EmulatorState(clock=self.clock), webhook_retry_delay=0.05)
+        await self.emu.start()
+        port = free_port()
+        config = Config(
+            token=self.emu.state.token,
+            api_url=self.emu.url,
+            redis_url="redis://unused",
+            webhook_url=f"http://127.0.0.1:{port}/hook",
+            webhook_listen="127.0.0.1",
+            webhook_port=port,
+            webhook_secret=SECRET,
+        )
+        seeds = random.Random(self.seed)
+        self.processor = TrackingProcessor()
+        self.app = build_application(
+            config,
+            redis=self.redis,
+            prefix=self.prefix,
+            clock=self.clock,
+            seeds=lambda: seeds.randrange(2**62),
+            builder=Application.builder().concurrent_updates(self.processor),
+        )
+        await self.app.initialize()
+        await self.app.start()
+        assert self.app.updater is not None
+        await self.app.updater.start_webhook(
+            listen="127.0.0.1",
+            port=port,
+            url_path="hook",
+            secret_token=SECRET,
+            webhook_url=config.webhook_url,
+        )
+
+    async def stop(self) -> None:
+        """Stop the bot and the emulator."""
+        if self.app is not None:
+            assert self.app.updater is not None
+            await self.app.updater.stop()
+            await self.app.stop()
+            await self.app.shutdown()
+        if self.emu is not None:
+            await self.emu.stop()
+
+    async def settle(self, timeout: float = 20.0) -> None:
+        """Wait until every delivered update has been handled and nothing changes any more."""
+        assert self.emu is not None and self.app is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        quiet = 0
+        last = -1
+        while quiet < 3:
+            if loop.time() > deadline:
+                raise TimeoutError("the bot did not settle")
+            await asyncio.sleep(0.01)
+            busy = (
+                not self.app.update_queue.empty()
+                or bool(self.emu.state.pending_updates)
+                or self.processor.active > 0
+            )
+            version = self.emu.state.version
+            quiet = 0 if busy or version != last else quiet + 1
+            last = version
+
+    # ---------------------------------------------------------------- acting as users
+
+    def user(self, name: str, **kwargs: Any) -> User:
+        """A new Telegram user who has not started the bot yet."""
+        return self.state.create_user(name, **kwargs)
+
+    def group(self, title: str, creator: User, members: Sequence[User], **kwargs: Any) -> int:
+        """A new group with the bot in it; its chat id."""
+        return self.state.create_group(
+            title, creator=creator.id, members=[m.id for m in members], **kwargs
+        ).id
+
+    async def say(self, user: User, chat_id: int, text: str, **kwargs: Any) -> None:
+        """A user sends a text or a command, and the bot handles it."""
+        self.state.send_text(user.id, chat_id, text, **kwargs)
+        await self.settle()
+
+    async def open(self, user: User, url: str) -> None:
+        """A user opens a t.me deep link."""
+        self.state.open_link(user.id, url)
+        await self.settle()
+
+    async def press(self, user: User, message: Message, data: str) -> tuple[str | None, bool]:
+        """A user taps a button; the bot's answer (toast text, alert)."""
+        assert self.emu is not None
+        query_id = self.state.press_button(user.id, message.chat_id, message.message_id, data)
+        query = await self.emu.wait_for_answer(query_id, timeout=20)
+        # The bot answers a tap after all its sends; wait only for the handler to return.
+        while self.processor.active or not self.app.update_queue.empty():  # type: ignore[union-attr]
+            await asyncio.sleep(0.002)
+        return query.text, query.show_alert
+
+    def bot_messages(self, chat_id: int) -> list[Message]:
+        """The bot's visible messages in a chat, oldest first."""
+        return [m for m in self.state.messages(chat_id) if m.sender_id == self.state.bot.id]
+
+    def last(self, chat_id: int) -> Message:
+        """The bot's newest visible message in a chat."""
+        messages = self.bot_messages(chat_id)
+        assert messages, f"no bot message in {chat_id}"
+        return messages[-1]
+
+    async def record(self, chat_id: int) -> GameRecord | None:
+        """The active game of a chat, as stored (for assertions only, never for acting)."""
+        gid = await self.store.active_game(chat_id, None)
+        return None if gid is None else await self.store.load(gid)

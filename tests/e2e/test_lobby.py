@@ -1,0 +1,31 @@
+"""The lobby end to end: /new, joining through the deep link, starting (issue 5)."""
+
+from __future__ import annotations
+
+from .harness import World, buttons, shown, url_buttons
+
+
+async def test_new_join_by_deep_link_and_start(world: World) -> None:
+    """Three friends open a lobby, join with one tap each, and the creator starts the game."""
+    ann, bob, cho = world.user("Ann"), world.user("Bob"), world.user("조민")
+    chat = world.group("Dwarves", ann, [bob, cho])
+    await world.say(ann, chat, "/new")
+    lobby = world.last(chat)
+    ((label, url),) = url_buttons(lobby)
+    assert "start=join-" in url
+    for person in (ann, bob, cho):
+        await world.open(person, url)
+    lobby = world.state.message(chat, lobby.message_id)
+    assert all(name in shown(lobby) for name in ("Ann", "Bob", "조민"))
+    start = next(
+        data for label, data in buttons(lobby) if label.endswith("Start") or "시작" in label
+    )
+    text, _ = await world.press(ann, lobby, start)
+    record = await world.record(chat)
+    assert record is not None and record.state is not None
+    board = world.last(chat)
+    assert board.content.photo is not None
+    for person in (ann, bob, cho):
+        hand = world.last(person.id)
+        assert hand.content.photo is not None
+        assert buttons(hand), "every player gets a keyboard"
