@@ -23,6 +23,8 @@ from tgbot.callback import (
 
 from .harness import World, buttons, url_buttons
 
+CONFIRMS = (ConfirmSpot, ConfirmTarget, ConfirmGoal)
+PICKS = (PickSpot, PickTarget, PickTool, PickGoal)
 SECONDS_PER_TURN = 4.0  # keeps the group under Telegram's 20 messages a minute
 
 
@@ -58,7 +60,7 @@ class Driver:
     async def tap(self, user: User, message: Message, data: str) -> Message:
         """Tap a button; return the player's live message afterwards."""
         self.taps += 1
-        text, alert = await self.world.press(user, message, data)
+        text, _alert = await self.world.press(user, message, data)
         if text:
             self.toasts.append(text)
         return self.world.last(user.id)

@@ -11,7 +11,7 @@ async def test_new_join_by_deep_link_and_start(world: World) -> None:
     chat = world.group("Dwarves", ann, [bob, cho])
     await world.say(ann, chat, "/new")
     lobby = world.last(chat)
-    ((label, url),) = url_buttons(lobby)
+    ((_label, url),) = url_buttons(lobby)
     assert "start=join-" in url
     for person in (ann, bob, cho):
         await world.open(person, url)
@@ -20,7 +20,7 @@ async def test_new_join_by_deep_link_and_start(world: World) -> None:
     start = next(
         data for label, data in buttons(lobby) if label.endswith("Start") or "시작" in label
     )
-    text, _ = await world.press(ann, lobby, start)
+    await world.press(ann, lobby, start)
     record = await world.record(chat)
     assert record is not None and record.state is not None
     board = world.last(chat)
