@@ -1,0 +1,19 @@
+"""Pillow pictures of Saboteur boards and hands, drawn from engine views only."""
+
+from .board import render_board, render_confirm, render_placement_preview, render_private_board
+from .hand import render_hand
+from .labels import cell_label, column_label, parse_cell_label, row_label
+from .png import to_png
+
+__all__ = [
+    "cell_label",
+    "column_label",
+    "parse_cell_label",
+    "render_board",
+    "render_confirm",
+    "render_hand",
+    "render_placement_preview",
+    "render_private_board",
+    "row_label",
+    "to_png",
+]

@@ -1,0 +1,159 @@
+"""The strip under a board: round, deck, and one chip per player (turn, hand, tools, traps)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PIL import Image, ImageDraw
+
+from engine import Card, Edition, PublicView, SeatView, Tool
+
+from . import style as st
+from .icons import Icon, badge, icon
+
+_TOOL_ICONS = {Tool.PICKAXE: Icon.PICKAXE, Tool.LANTERN: Icon.LANTERN, Tool.CART: Icon.CART}
+ROUNDS = 3
+
+
+def _unit(width: int) -> int:
+    """The strip's font size: a fixed share of the picture's width, so it reads the same on a
+    phone whatever the size of the maze."""
+    return max(16, min(44, round(width / 32)))
+
+
+def _columns(width: int) -> int:
+    return max(1, min(3, width // (_unit(width) * 15)))
+
+
+def strip_height(width: int, seats: int) -> int:
+    """Height of the strip for a picture `width` wide with this many players."""
+    f = _unit(width)
+    row = round(f * 1.8)
+    rows = -(-seats // _columns(width))
+    return f // 2 + row * (rows + 1) + f // 2
+
+
+def _text(
+    canvas: Image.Image, text: str, size: int, colour: st.RGB, x: int, cy: int, *, bold: bool
+) -> int:
+    """Paste text with its left edge at x, centred on cy; returns its right edge."""
+    image = st.text_image(text, size, colour, bold=bold)
+    canvas.paste(image, (x, round(cy - image.height / 2)), image)
+    return x + image.width
+
+
+def _icon(
+    canvas: Image.Image, name: Icon, size: int, x: int, cy: int, *, broken: bool = False
+) -> int:
+    image = icon(name, size, broken=broken)
+    canvas.paste(image, (x, round(cy - size / 2)), image)
+    return x + size
+
+
+def _info_row(canvas: Image.Image, view: PublicView, f: int, top: int, row: int) -> None:
+    """Round pips (the current one lit), the deck, and Deluxe crystals."""
+    cy = top + row // 2
+    x = f // 2
+    size = round(f * 1.24)
+    for n in range(1, ROUNDS + 1):
+        current = n == view.round
+        fill, ink = (st.HIGHLIGHT, st.BLACK) if current else (st.CHIP, st.DIM)
+        pip = badge(n, size, fill, ink, ring=False)
+        canvas.paste(pip, (x, cy - size // 2), pip)
+        x += size + f // 3
+    x += f
+    ic = round(f * 1.3)
+    x = _icon(canvas, Icon.DECK, ic, x, cy) + f // 4
+    x = _text(canvas, str(view.deck_size), f, st.TEXT, x, cy, bold=True) + f
+    if view.edition is Edition.DELUXE:
+        x = _icon(canvas, Icon.CRYSTAL, ic, x, cy) + f // 4
+        _text(canvas, str(view.crystals), f, st.TEXT, x, cy, bold=True)
+
+
+def _markers(seat: SeatView, gold: int | None) -> list[tuple[Icon, bool, str]]:
+    """What lies in front of a player, as (symbol, broken, number)."""
+    out: list[tuple[Icon, bool, str]] = [(_TOOL_ICONS[t], True, "") for t in seat.broken]
+    if seat.is_trapped:
+        out.append((Icon.CAGE, False, ""))
+    if Card.THEFT in seat.in_front:
+        out.append((Icon.SACK, False, ""))
+    if gold is not None:
+        out.append((Icon.NUGGETS, False, str(gold)))
+    return out
+
+
+def _chip(
+    canvas: Image.Image,
+    seat: SeatView,
+    name: str,
+    box: tuple[int, int, int, int],
+    *,
+    turn: bool,
+    gold: int | None,
+    f: int,
+) -> None:
+    """One player: turn marker, cards in hand, name, then what lies in front of them."""
+    x0, y0, x1, y1 = box
+    draw = ImageDraw.Draw(canvas)
+    if turn:
+        draw.rectangle(box, fill=st.CHIP_TURN, outline=st.HIGHLIGHT, width=max(2, f // 8))
+    else:
+        draw.rectangle(box, fill=st.CHIP)
+    cy = (y0 + y1 + 1) // 2
+    ic = round(f * 1.4)
+    gap = f // 4
+    bold = st.font(f, bold=True)
+    # The markers are laid out from the right first: the name gets what is left.
+    parts = _markers(seat, gold)
+    widths = [ic + (gap + round(bold.getlength(n)) if n else 0) for _, _, n in parts]
+    right = x1 - f // 3 - sum(widths) - gap * max(0, len(parts) - 1)
+    x = x0 + f // 4
+    if turn:
+        _icon(canvas, Icon.TURN, f, x, cy)
+    x += f + f // 4
+    # Hand sizes in one column, whatever the markers, so they compare at a glance.
+    end = _icon(canvas, Icon.CARD, ic, x, cy)
+    _text(canvas, str(seat.hand_size), f, st.TEXT, end + gap // 2, cy, bold=True)
+    x = end + gap // 2 + round(bold.getlength("10")) + f // 2
+    shown = st.fit_text(name, f, right - x - f // 3, bold=turn)
+    if shown:
+        _text(canvas, shown, f, st.TEXT, x, cy, bold=turn)
+    x = right
+    for (symbol, broken, number), w in zip(parts, widths, strict=True):
+        end = _icon(canvas, symbol, ic, x, cy, broken=broken)
+        if number:
+            _text(canvas, number, f, st.TEXT, end + gap, cy, bold=True)
+        x += w + gap
+
+
+def draw_strip(
+    canvas: Image.Image, view: PublicView, names: Mapping[int, str], *, top: int
+) -> None:
+    """Draw the strip onto the bottom of a board picture, from pixel row `top`."""
+    width = canvas.width
+    f = _unit(width)
+    row = round(f * 1.8)
+    ImageDraw.Draw(canvas).rectangle((0, top, width - 1, canvas.height - 1), fill=st.STRIP)
+    y = top + f // 2
+    _info_row(canvas, view, f, y, row)
+    y += row
+    cols = _columns(width)
+    pad = f // 2
+    chip_w = (width - pad * (cols + 1)) // cols
+    gold = dict(view.final_gold) if view.final_gold is not None else {}
+    for i, seat in enumerate(view.seats):
+        col, line = i % cols, i // cols
+        x0 = pad + col * (chip_w + pad)
+        y0 = y + line * row
+        box = (x0, y0, x0 + chip_w - 1, y0 + row - f // 4 - 1)
+        # A name that is only emoji (or missing) falls back to the seat number.
+        name = st.drawable(names.get(seat.player, "")) or f"#{i + 1}"
+        _chip(
+            canvas,
+            seat,
+            name,
+            box,
+            turn=seat.player == view.current,
+            gold=gold.get(seat.player),
+            f=f,
+        )

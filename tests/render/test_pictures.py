@@ -1,0 +1,88 @@
+"""Encoding and layout properties of the pictures: stable bytes, small palettes, bounded size."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from engine import Card, PlaceTunnel, legal_actions, player_view, public_view
+from render import render_board, render_hand, render_placement_preview, to_png
+from render.board import layout
+from render.style import drawable
+
+from . import boards as b
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_same_view_gives_same_bytes_in_another_process() -> None:
+    """The palette and tiles are rebuilt identically by a fresh interpreter."""
+    script = (
+        "import hashlib; from engine import public_view, new_game; "
+        "from render import render_board, to_png; "
+        "v = public_view(new_game([1, 2, 3, 4, 5], seed=1)); "
+        "names = {1: 'Alice', 2: 'Bob', 3: 'Chloé', 4: 'Dmitri', 5: 'Eun'}; "
+        "print(hashlib.sha256(to_png(render_board(v, names=names))).hexdigest())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    here = to_png(render_board(public_view(b.base()), names=b.NAMES))
+    assert out.stdout.strip() == hashlib.sha256(here).hexdigest()
+
+
+def test_png_is_a_palette_image_without_metadata() -> None:
+    """PNGs are 8-bit palette images carrying no text or time chunks."""
+    data = to_png(render_hand([Card.CROSS, Card.MAP]))
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.mode == "P"
+    for chunk in (b"tEXt", b"iTXt", b"zTXt", b"tIME", b"eXIf"):
+        assert chunk not in data
+
+
+def test_a_wide_maze_shrinks_its_cells_to_fit_the_width() -> None:
+    """A maze dug far west still fits in max_width, with smaller cells."""
+    corridor = "EW " * 24 + "@ . . . . . . . ."
+    state = b.board(b.base(), corridor)
+    view = public_view(state)
+    image = render_board(view, names=b.NAMES, max_width=1280)
+    assert image.width <= 1280
+    assert layout(view.board, max_width=1280).cell < layout(public_view(b.base()).board).cell
+
+
+def test_preview_frames_every_spot() -> None:
+    """The preview grows to show spots at the ring's edge and draws one number per spot."""
+    state = b.holding(b.base(), 1, (Card.CROSS,))
+    spots = [a for a in legal_actions(state, 1) if isinstance(a, PlaceTunnel)]
+    assert len(spots) == 4
+    image = render_placement_preview(player_view(state, 1), spots, names=b.NAMES)
+    plain = render_board(public_view(state), names=b.NAMES)
+    assert image.size == plain.size
+    assert image.tobytes() != plain.tobytes()
+
+
+def test_empty_hand_is_a_small_empty_picture() -> None:
+    """A hand with no card still gives a picture (the strip colour), not an error."""
+    image = render_hand([])
+    assert image.width > 0 and image.height > 0
+
+
+def test_names_lose_the_characters_the_font_cannot_draw() -> None:
+    """Emoji and joiners are dropped from names rather than drawn as empty boxes."""
+    assert drawable("Bob 😀") == "Bob"
+    assert drawable("윤지우 🐻\u200d❄️ x") == "윤지우 x"
+    assert drawable("😀😀") == ""
+
+
+def test_a_player_without_a_drawable_name_shows_a_seat_number() -> None:
+    """A missing or emoji-only name gives "#seat" instead of an empty chip."""
+    view = public_view(b.base())
+    emoji_only = render_board(view, names={**b.NAMES, 3: "😀"})
+    numbered = render_board(view, names={p: n for p, n in b.NAMES.items() if p != 3})
+    assert emoji_only.tobytes() == numbered.tobytes()
+    assert emoji_only.tobytes() != render_board(view, names=b.NAMES).tobytes()
