@@ -90,18 +90,18 @@ def games_per_second(players: int, edition: Edition, seconds: float = 3.0) -> tu
 
 def main() -> None:
     """Print the table."""
-    print(f"{'case':44} {'median ms':>10} {'p95 ms':>8} {'actions':>8}")
+    print(f"{'case':62} {'median ms':>10} {'p95 ms':>8} {'actions':>8}")
     for label, tunnels in (("opening board", 0), ("mid-game board", 20), ("late board", 40)):
         state = board_with(tunnels, seed=11)
         med, p95, count = time_legal(state, 2000)
         name = f"legal_actions, 6-card hand, {label} ({len(state.maze) - 1} tunnels)"
-        print(f"{name:44} {med:10.3f} {p95:8.3f} {count:8d}")
+        print(f"{name:62} {med:10.3f} {p95:8.3f} {count:8d}")
     print()
-    print(f"{'whole random 3-round games':44} {'games/s':>10} {'turns':>8}")
+    print(f"{'whole random 3-round games, one core':62} {'games/s':>10} {'turns':>8}")
     for players, edition in ((5, Edition.BASE), (10, Edition.BASE), (12, Edition.DELUXE)):
         rate, turns = games_per_second(players, edition)
         name = f"{players} players, {edition.value}"
-        print(f"{name:44} {rate:10.1f} {turns:8.0f}")
+        print(f"{name:62} {rate:10.1f} {turns:8.0f}")
 
 
 if __name__ == "__main__":
