@@ -109,7 +109,7 @@ def validate_reply_markup(markup: object) -> JsonDict:
         return markup
     rows = markup["inline_keyboard"]
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-        raise bad_request("field \"inline_keyboard\" of the InlineKeyboardMarkup must be an Array")
+        raise bad_request('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array')
     for row in rows:
         for button in row:
             _validate_button(button)
@@ -133,15 +133,11 @@ def _validate_button(button: object) -> None:
         )
     data = button.get("callback_data")
     if "callback_data" in button and (
-        not isinstance(data, str)
-        or not data
-        or len(data.encode("utf-8")) > MAX_CALLBACK_DATA_BYTES
+        not isinstance(data, str) or not data or len(data.encode("utf-8")) > MAX_CALLBACK_DATA_BYTES
     ):
         raise bad_request(BUTTON_DATA_INVALID)
     url = button.get("url")
-    if "url" in button and (
-        not isinstance(url, str) or not re.match(r"^(https?|tg)://\S+$", url)
-    ):
+    if "url" in button and (not isinstance(url, str) or not re.match(r"^(https?|tg)://\S+$", url)):
         raise bad_request(BUTTON_URL_INVALID)
 
 
@@ -261,10 +257,11 @@ class _HtmlParser:
                 )
             while self.pos < len(source) and source[self.pos].isspace():
                 self.pos += 1
-            if tag == "blockquote" and name == "expandable" and source[self.pos : self.pos + 1] != "=":
+            has_value = source[self.pos : self.pos + 1] == "="
+            if tag == "blockquote" and name == "expandable" and not has_value:
                 attributes[name] = ""
                 continue
-            if source[self.pos : self.pos + 1] != "=":
+            if not has_value:
                 raise self._error(
                     f'Expected equal sign in declaration of an attribute of the tag "{tag}" at '
                     f"byte offset {self._byte_offset(begin)}"
@@ -322,10 +319,14 @@ class _HtmlParser:
         length = self.offset - tag.offset
         css_class = tag.attributes.get("class", "")
         parent = self.stack[-1] if self.stack else None
-        if tag.name == "code" and parent is not None and parent.name == "pre":
-            if css_class.startswith("language-"):
-                parent.language = css_class.removeprefix("language-")
-                return
+        if (
+            tag.name == "code"
+            and parent is not None
+            and parent.name == "pre"
+            and css_class.startswith("language-")
+        ):
+            parent.language = css_class.removeprefix("language-")
+            return
         if length == 0:
             return
         entity: JsonDict = {"type": _TAG_ENTITY[tag.name], "offset": tag.offset, "length": length}

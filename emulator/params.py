@@ -90,13 +90,6 @@ class Params:
         except ValueError:
             raise bad_request(f"can't parse {name} JSON object") from None
 
-    def file(self, name: str) -> UploadedFile | None:
-        """A file part, either named directly or referenced as `attach://<name>`."""
-        value = self._values.get(name)
-        if isinstance(value, str):
-            return self.attachment(value)
-        return value if isinstance(value, UploadedFile) else None
-
     def attachment(self, reference: str) -> UploadedFile | None:
         """The file part an `attach://<name>` reference points to, if any."""
         if not reference.startswith("attach://"):

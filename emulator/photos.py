@@ -32,7 +32,8 @@ def renditions(data: bytes) -> tuple[Rendition, ...]:
                 width, height
             ):
                 raise bad_request(PHOTO_INVALID_DIMENSIONS)
-            sizes = [_thumbnail(image, side) for side in THUMBNAIL_SIDES if max(image.size) > side]
+            rgb = image.convert("RGB")
+            sizes = [_thumbnail(rgb, side) for side in THUMBNAIL_SIDES if max(image.size) > side]
     except (OSError, ValueError, Image.DecompressionBombError):
         raise bad_request(IMAGE_PROCESS_FAILED) from None
     # The largest size keeps the uploaded bytes so a page can show exactly what the bot drew.
@@ -40,8 +41,14 @@ def renditions(data: bytes) -> tuple[Rendition, ...]:
 
 
 def _thumbnail(image: Image.Image, side: int) -> Rendition:
-    copy = image.convert("RGB")
-    copy.thumbnail((side, side))
+    copy = image.copy()
+    # Bilinear with a reducing gap is several times faster than the default and fine for previews.
+    copy.thumbnail((side, side), Image.Resampling.BILINEAR, reducing_gap=2.0)
     out = io.BytesIO()
     copy.save(out, format="JPEG", quality=80)
     return Rendition(copy.width, copy.height, out.getvalue())
+
+
+def image_type(data: bytes) -> str:
+    """The MIME type of a stored image, from its first bytes."""
+    return "image/png" if data.startswith(b"\x89PNG") else "image/jpeg"

@@ -1,0 +1,295 @@
+"""The emulator over HTTP: Bot API routes, file downloads, webhook delivery and long polling."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from http import HTTPStatus
+from types import TracebackType
+from typing import Any, TypedDict, TypeVar
+
+import aiohttp
+from aiohttp import web
+
+from emulator import botapi, errors
+from emulator.control import add_control_routes
+from emulator.errors import ApiError, bad_request
+from emulator.model import CallbackQuery, Message, WebhookConfig
+from emulator.params import Params, UploadedFile
+from emulator.photos import image_type
+from emulator.state import EmulatorState
+
+JsonDict = dict[str, Any]
+T = TypeVar("T")
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+MAX_POLL_SECONDS = 50.0
+MAX_REQUEST_BYTES = 50 * 1024 * 1024
+
+
+class BotKwargs(TypedDict):
+    """What `telegram.Bot` needs to talk to the emulator."""
+
+    token: str
+    base_url: str
+    base_file_url: str
+
+
+class BotApiEmulator:
+    """An aiohttp server that a python-telegram-bot `Bot` can use instead of api.telegram.org."""
+
+    def __init__(
+        self,
+        state: EmulatorState | None = None,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        webhook_retry_delay: float = 1.0,
+        webhook_timeout: float = 10.0,
+        duplicate_webhook_deliveries: bool = False,
+    ) -> None:
+        self.state = state or EmulatorState()
+        self.host = host
+        self.port = port
+        self.webhook_retry_delay = webhook_retry_delay
+        self.webhook_timeout = webhook_timeout
+        self.duplicate_webhook_deliveries = duplicate_webhook_deliveries
+        self.webhook_attempts = 0
+        self._changed = asyncio.Event()
+        self._poll_generation = 0
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self._session: aiohttp.ClientSession | None = None
+        self._delivery: asyncio.Task[None] | None = None
+        self.state.add_listener(self._wake)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        """The server's root URL, e.g. `http://127.0.0.1:8081`."""
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def bot_kwargs(self) -> BotKwargs:
+        """Keyword arguments for `telegram.Bot(...)` to talk to this emulator."""
+        return {
+            "token": self.state.token,
+            "base_url": f"{self.url}/bot",
+            "base_file_url": f"{self.url}/file/bot",
+        }
+
+    def make_app(self) -> web.Application:
+        """The aiohttp application with every route of the emulator."""
+        app = web.Application(client_max_size=MAX_REQUEST_BYTES)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle_bot_api)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._handle_file)
+        add_control_routes(app, self)
+        return app
+
+    async def start(self) -> None:
+        """Serve on `host:port` (port 0 picks a free port) and start webhook delivery."""
+        self._closing = False
+        self._runner = web.AppRunner(self.make_app(), shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        self._session = aiohttp.ClientSession()
+        self._delivery = asyncio.create_task(self._deliver_webhooks())
+
+    async def stop(self) -> None:
+        """Stop serving; pending long polls return at once."""
+        self._closing = True
+        self._wake()
+        if self._delivery is not None:
+            self._delivery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._delivery
+            self._delivery = None
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> BotApiEmulator:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    # -- waiting for the bot -----------------------------------------------------------------
+
+    async def wait_for(self, predicate: Callable[[], T | None], *, timeout: float = 5.0) -> T:
+        """Wait until `predicate()` returns something truthy, re-checking after every change."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            changed = self._changed
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"condition not met within {timeout} s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
+
+    async def wait_for_bot_message(
+        self, chat_id: int, *, after: int = 0, timeout: float = 5.0
+    ) -> Message:
+        """The first visible bot message in `chat_id` with an id above `after`."""
+
+        def find() -> Message | None:
+            return next(
+                (
+                    m
+                    for m in self.state.messages(chat_id)
+                    if m.message_id > after and m.sender_id == self.state.bot.id
+                ),
+                None,
+            )
+
+        return await self.wait_for(find, timeout=timeout)
+
+    async def wait_for_answer(self, query_id: str, *, timeout: float = 5.0) -> CallbackQuery:
+        """The callback query once the bot has answered it."""
+        query = self.state.callback_query(query_id)
+        return await self.wait_for(lambda: query if query.answered else None, timeout=timeout)
+
+    async def wait_for_version(self, after: int, *, timeout: float) -> int:
+        """The state version once it is above `after` (or the current one after `timeout`)."""
+        with contextlib.suppress(TimeoutError):
+            await self.wait_for(lambda: self.state.version > after, timeout=timeout)
+        return self.state.version
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    # -- Bot API -------------------------------------------------------------------------------
+
+    async def _handle_bot_api(self, request: web.Request) -> web.Response:
+        try:
+            if request.match_info["token"] != self.state.token:
+                raise errors.unauthorized()
+            params = await _read_params(request)
+            method = request.match_info["method"]
+            if method.lower() == "getupdates":
+                result: object = await self._long_poll(params)
+            else:
+                result = botapi.call(self.state, method, params)
+        except ApiError as error:
+            return web.json_response(error.to_json(), status=error.error_code)
+        return web.json_response({"ok": True, "result": result})
+
+    async def _long_poll(self, params: Params) -> list[JsonDict]:
+        timeout = min(max(params.number("timeout") or 0.0, 0.0), MAX_POLL_SECONDS)
+        self._poll_generation += 1
+        generation = self._poll_generation
+        self._wake()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            changed = self._changed
+            if generation != self._poll_generation:
+                raise errors.conflict(errors.OTHER_GET_UPDATES)
+            updates = botapi.get_updates(self.state, params)
+            remaining = deadline - loop.time()
+            if updates or remaining <= 0 or self._closing:
+                return updates
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), remaining)
+
+    async def _handle_file(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.state.token:
+            raise web.HTTPNotFound()
+        stored = self.state.file_by_path(request.match_info["path"])
+        if stored is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=stored.data, content_type=image_type(stored.data))
+
+    # -- webhook delivery ------------------------------------------------------------------------
+
+    async def _deliver_webhooks(self) -> None:
+        delay = self.webhook_retry_delay
+        while True:
+            changed = self._changed
+            hook = self.state.webhook
+            if not hook.url or not self.state.pending_updates:
+                await changed.wait()
+                continue
+            update = self.state.pending_updates[0]
+            error = await self._post_update(hook, update)
+            if error is None:
+                if self.duplicate_webhook_deliveries:
+                    await self._post_update(hook, update)
+                self.state.confirm_update(update["update_id"])
+                delay = self.webhook_retry_delay
+                continue
+            hook.last_error_date = int(self.state.now())
+            hook.last_error_message = error
+            self.state.changed()
+            # Like Telegram, keep the update and retry later, backing off while it fails.
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 60.0)
+
+    async def _post_update(self, hook: WebhookConfig, update: JsonDict) -> str | None:
+        """POST one update; the error text for getWebhookInfo, or None on a 2xx answer."""
+        assert self._session is not None
+        self.webhook_attempts += 1
+        headers = {SECRET_HEADER: hook.secret_token} if hook.secret_token else {}
+        try:
+            async with self._session.post(
+                hook.url,
+                json=update,
+                headers=headers,
+                timeout=aiohttp.ClientTimeout(total=self.webhook_timeout),
+            ) as response:
+                if 200 <= response.status < 300:
+                    return None
+                return f"Wrong response from the webhook: {response.status} {_phrase(response)}"
+        except TimeoutError:
+            return "Read timeout expired"
+        except aiohttp.ClientError:
+            return "Connection refused"
+
+
+def _phrase(response: aiohttp.ClientResponse) -> str:
+    """The standard reason phrase, as Telegram reports it, whatever the server's own wording."""
+    try:
+        return HTTPStatus(response.status).phrase
+    except ValueError:
+        return response.reason or ""
+
+
+async def _read_params(request: web.Request) -> Params:
+    values: dict[str, object] = dict(request.query)
+    if request.method == "POST" and request.body_exists:
+        if request.content_type == "application/json":
+            try:
+                body = await request.json()
+            except ValueError:
+                raise bad_request("can't parse JSON encoded request") from None
+            if not isinstance(body, dict):
+                raise bad_request("can't parse JSON encoded request")
+            values.update(body)
+        else:
+            form = await request.post()
+            for name, value in form.items():
+                if isinstance(value, web.FileField):
+                    values[name] = UploadedFile(
+                        value.filename, value.content_type, value.file.read()
+                    )
+                else:
+                    values[name] = value
+    return Params(values)
