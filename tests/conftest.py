@@ -1,8 +1,22 @@
-"""Options shared by every test folder."""
+"""Options and fixtures shared by every test folder: --regen-golden, a throwaway Redis.
+
+The Redis fixtures start a redis-server on a free port for the session (or use `REDIS_URL` when
+set); each test works under its own key prefix and deletes only the keys under it.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
 import pytest
+from redis.asyncio import Redis
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -19,3 +33,97 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def regen_golden(request: pytest.FixtureRequest) -> bool:
     """True when the run was asked to rewrite golden files."""
     return bool(request.config.getoption("--regen-golden"))
+
+
+_START_ATTEMPTS = 5
+_READY_SECONDS = 10.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _answers_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _start(binary: str, workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
+    for _ in range(_START_ATTEMPTS):
+        port = _free_port()
+        proc = subprocess.Popen(
+            [
+                binary,
+                "--port", str(port),
+                "--bind", "127.0.0.1",
+                "--save", "",
+                "--appendonly", "no",
+                "--dir", str(workdir),
+                "--logfile", str(workdir / f"redis-{port}.log"),
+                "--daemonize", "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + _READY_SECONDS
+        while time.monotonic() < deadline and proc.poll() is None:
+            if _answers_ping(port):
+                return proc, port
+            time.sleep(0.05)
+        _stop(proc)  # the port was taken in between, or the server would not start
+    raise RuntimeError(f"redis-server did not start; see the logs in {workdir}")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The URL of a Redis server for this test session."""
+    given = os.environ.get("REDIS_URL")
+    if given:
+        yield given
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.fail(
+            "redis-server is not installed (scripts/setup.sh installs it); or set REDIS_URL"
+        )
+    proc, port = _start(binary, tmp_path_factory.mktemp("redis"))
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture
+def key_prefix() -> str:
+    """A key prefix no other test uses."""
+    return f"sabtest-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+async def redis_client(redis_url: str, key_prefix: str) -> AsyncIterator[Redis]:
+    """A client of the session's server; the test's keys are deleted afterwards."""
+    client = Redis.from_url(redis_url)
+    try:
+        yield client
+    finally:
+        keys = [k async for k in client.scan_iter(match=f"{key_prefix}:*", count=500)]
+        if keys:
+            await client.delete(*keys)
+        await client.aclose()

@@ -20,7 +20,8 @@ operations would stay on one slot.
 seconds):
 
     {"schema": 1, "game": "Ab3dE9xYz0", "status": "lobby|playing|finished|cancelled",
-     "chat": -1001234567890, "thread": 42 | null, "lang": "ko|en", "creator": 111,
+     "chat": -1001234567890, "title": "Friday dwarves", "thread": 42 | null,
+     "lang": "ko|en", "creator": 111,
      "created_at": 1700000000, "updated_at": 1700000000,
      "lobby": {"edition": "base|deluxe", "gold": "official|per_miner", "greedy_dwarf": false,
                "turn_limit_hours": 24 | null,
@@ -182,6 +183,7 @@ class GameRecord:
     lobby: Lobby = field(default_factory=Lobby)
     state: GameState | None = None
     messages: MessageIds = field(default_factory=MessageIds)
+    title: str = ""  # the group's title, shown in private messages
     rev: int = 0
 
     @property
@@ -204,6 +206,7 @@ def record_to_json(record: GameRecord) -> str:
         "game": record.game_id,
         "status": record.status.value,
         "chat": record.chat_id,
+        "title": record.title,
         "thread": record.thread_id,
         "lang": record.language.value,
         "creator": record.creator_id,
@@ -284,6 +287,7 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
         return GameRecord(
             game_id=game_id,
             chat_id=_int(doc["chat"], "chat"),
+            title=_str(doc.get("title", ""), "title"),
             thread_id=_opt_int(doc["thread"], "thread"),
             language=Language(_str(doc["lang"], "lang")),
             creator_id=_int(doc["creator"], "creator"),

@@ -257,6 +257,7 @@ MESSAGES: dict[str, str] = {
     "toast.not_your_turn": "It is not your turn: {name} is playing.",
     "toast.game_over": "This game is over.",
     "toast.game_gone": "This game no longer exists.",
+    "toast.cancelled": "This game was cancelled.",
     "toast.busy": "Something else happened at the same moment. Please tap again.",
     "toast.played": "Done!",
     "toast.illegal": "Not allowed: {reason}",

@@ -264,6 +264,7 @@ MESSAGES: dict[str, str] = {
     "toast.not_your_turn": "아직 내 차례가 아니에요. 지금은 {name}님 차례예요.",
     "toast.game_over": "끝난 게임이에요.",
     "toast.game_gone": "더 이상 없는 게임이에요.",
+    "toast.cancelled": "취소된 게임이에요.",
     "toast.busy": "같은 순간에 다른 일이 처리됐어요. 다시 눌러 주세요.",
     "toast.played": "완료!",
     "toast.illegal": "할 수 없어요: {reason}",

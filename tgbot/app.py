@@ -1,0 +1,70 @@
+"""The composition root: configuration, Redis, the store, the sender, the service, handlers."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+
+from redis.asyncio import Redis
+from telegram import BotCommand
+from telegram.ext import Application, ApplicationBuilder
+
+from .config import Config
+from .handlers import Handlers
+from .i18n import Language, t
+from .service import GameService
+from .store import GameStore
+from .telegram_io import Sender
+
+COMMANDS = ("new", "join", "leave", "start", "board", "status", "cancel", "rules", "help", "lang")
+
+
+def build_application(
+    config: Config,
+    *,
+    redis: Redis | None = None,
+    prefix: str = "sab",
+    clock: Callable[[], float] = time.time,
+    seeds: Callable[[], int] = lambda: secrets.randbits(63),
+    builder: ApplicationBuilder | None = None,  # type: ignore[type-arg]
+) -> Application:  # type: ignore[type-arg]
+    """A ready-to-run python-telegram-bot Application for this configuration."""
+    assert config.token is not None, "a token is needed"
+    b = builder or Application.builder()
+    app = (
+        b.token(config.token)
+        .base_url(config.base_url)
+        .base_file_url(config.base_file_url)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+        .build()
+    )
+    client = redis if redis is not None else Redis.from_url(config.redis_url)
+    store = GameStore(client, prefix=prefix)
+    service = GameService(
+        store, Sender(app.bot), clock=clock, seeds=seeds, default_language=config.language
+    )
+    Handlers(service).install(app)
+    app.bot_data["redis"] = client
+    app.bot_data["owns_redis"] = redis is None
+    app.bot_data["service"] = service
+    app.bot_data["language"] = config.language
+    return app
+
+
+async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
+    """Check Redis, and publish the command menu in both languages."""
+    client: Redis = app.bot_data["redis"]
+    await client.ping()
+    default: Language = app.bot_data["language"]
+    for lang in (Language.KO, Language.EN):
+        commands = [BotCommand(c, t(lang, f"command.{c}")) for c in COMMANDS]
+        code = None if lang is default else lang.value
+        await app.bot.set_my_commands(commands, language_code=code)
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    if app.bot_data.get("owns_redis"):
+        client: Redis = app.bot_data["redis"]
+        await client.aclose()

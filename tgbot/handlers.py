@@ -1,0 +1,219 @@
+"""Telegram handlers: parse an update into a request, call the service, answer. Nothing else."""
+
+from __future__ import annotations
+
+import logging
+from html import escape
+
+from telegram import Chat, Message, Update, User
+from telegram.constants import ParseMode
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from . import menus
+from .callback import SetLanguage, decode
+from .i18n import Language, t
+from .service import GameService, Person, Place
+from .telegram_io import markup
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+GROUPS = filters.ChatType.GROUPS
+PRIVATE = filters.ChatType.PRIVATE
+
+
+def person_of(user: User) -> Person:
+    """The request's sender."""
+    return Person(user.id, user.full_name or str(user.id), user.language_code)
+
+
+def place_of(message: Message) -> Place:
+    """The request's group and forum topic (only topic messages carry a topic).
+
+    The title names the topic too, so a player in games of two topics can tell them apart: a
+    topic message replies to the topic's creation message, which holds the topic's name.
+    """
+    thread = message.message_thread_id if message.is_topic_message else None
+    title = message.chat.title or ""
+    root = message.reply_to_message
+    if thread is not None and root is not None and root.forum_topic_created is not None:
+        title = f"{title} › {root.forum_topic_created.name}"
+    return Place(message.chat.id, thread, title)
+
+
+class Handlers:
+    """The bot's handlers, bound to one service."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def install(self, app: Application) -> None:  # type: ignore[type-arg]
+        """Register every handler and the error handler."""
+        group_commands = {
+            "new": self.new,
+            "join": self.join,
+            "leave": self.leave,
+            "start": self.start_group,
+            "board": self.board,
+            "status": self.status,
+            "cancel": self.cancel,
+        }
+        for name, callback in group_commands.items():
+            app.add_handler(CommandHandler(name, callback, filters=GROUPS))
+        app.add_handler(CommandHandler("start", self.start_private, filters=PRIVATE))
+        app.add_handler(CommandHandler("help", self.help))
+        app.add_handler(CommandHandler("rules", self.rules))
+        app.add_handler(CommandHandler(["lang", "settings"], self.lang))
+        app.add_handler(
+            CommandHandler(
+                ["new", "join", "leave", "board", "status", "cancel"],
+                self.group_only,
+                filters=PRIVATE,
+            )
+        )
+        app.add_handler(CallbackQueryHandler(self.button))
+        app.add_handler(MessageHandler(filters.COMMAND & PRIVATE, self.unknown))
+        app.add_error_handler(self.error)
+
+    async def _lang(self, chat: Chat, user: User | None) -> Language:
+        if chat.type == Chat.PRIVATE and user is not None:
+            return await self.service.user_language(person_of(user))
+        return await self.service.group_language(chat.id)
+
+    async def new(self, update: Update, context: Context) -> None:
+        """/new: open a lobby."""
+        if update.effective_message and update.effective_user:
+            await self.service.new_lobby(
+                place_of(update.effective_message), person_of(update.effective_user)
+            )
+
+    async def join(self, update: Update, context: Context) -> None:
+        """/join: show the lobby with its Join link again."""
+        if update.effective_message:
+            await self.service.join_hint(place_of(update.effective_message))
+
+    async def leave(self, update: Update, context: Context) -> None:
+        """/leave: leave the lobby."""
+        if update.effective_message and update.effective_user:
+            await self.service.leave_command(
+                place_of(update.effective_message), person_of(update.effective_user)
+            )
+
+    async def start_group(self, update: Update, context: Context) -> None:
+        """/start in a group: start the lobby's game."""
+        if update.effective_message and update.effective_user:
+            await self.service.start_command(
+                place_of(update.effective_message), person_of(update.effective_user)
+            )
+
+    async def start_private(self, update: Update, context: Context) -> None:
+        """/start in private, maybe with a deep-link payload."""
+        if update.effective_user:
+            payload = context.args[0] if context.args else None
+            await self.service.open_link(person_of(update.effective_user), payload)
+
+    async def board(self, update: Update, context: Context) -> None:
+        """/board: post the board again."""
+        if update.effective_message:
+            await self.service.repost_board(place_of(update.effective_message))
+
+    async def status(self, update: Update, context: Context) -> None:
+        """/status: whose turn."""
+        message = update.effective_message
+        if message:
+            text = await self.service.status_text(place_of(message))
+            await message.reply_html(text, do_quote=False)
+
+    async def cancel(self, update: Update, context: Context) -> None:
+        """/cancel: the creator or an admin ends the game."""
+        message, user = update.effective_message, update.effective_user
+        if message and user:
+            is_admin = await self.service.sender.is_admin(message.chat.id, user.id)
+            await self.service.cancel_command(place_of(message), person_of(user), is_admin)
+
+    async def help(self, update: Update, context: Context) -> None:
+        """/help."""
+        message = update.effective_message
+        if message:
+            lang = await self._lang(message.chat, update.effective_user)
+            await message.reply_html(t(lang, "help.text"), do_quote=False)
+
+    async def rules(self, update: Update, context: Context) -> None:
+        """/rules: both editions in short."""
+        message = update.effective_message
+        if message:
+            lang = await self._lang(message.chat, update.effective_user)
+            await message.reply_html(t(lang, "rules.base"), do_quote=False)
+            await message.reply_html(t(lang, "rules.deluxe"), do_quote=False)
+
+    async def lang(self, update: Update, context: Context) -> None:
+        """/lang: choose the language of this chat."""
+        message = update.effective_message
+        if message:
+            lang = await self._lang(message.chat, update.effective_user)
+            keyboard = (
+                (
+                    menus.Button(t(lang, "button.lang_ko"), SetLanguage(Language.KO)),
+                    menus.Button(t(lang, "button.lang_en"), SetLanguage(Language.EN)),
+                ),
+            )
+            await message.reply_html(
+                t(lang, "lang.choose"), reply_markup=markup(keyboard), do_quote=False
+            )
+
+    async def group_only(self, update: Update, context: Context) -> None:
+        """A group command sent in private."""
+        message = update.effective_message
+        if message:
+            lang = await self._lang(message.chat, update.effective_user)
+            await message.reply_html(t(lang, "start.group_only"), do_quote=False)
+
+    async def unknown(self, update: Update, context: Context) -> None:
+        """A command the bot does not know, in private."""
+        message = update.effective_message
+        if message:
+            lang = await self._lang(message.chat, update.effective_user)
+            await message.reply_html(t(lang, "error.unknown_command"), do_quote=False)
+
+    async def button(self, update: Update, context: Context) -> None:
+        """Any inline button: decode, let the service act, always answer the query."""
+        query = update.callback_query
+        if query is None:
+            return
+        message = query.message if isinstance(query.message, Message) else None
+        chat_id = query.message.chat.id if query.message else 0
+        message_id = query.message.message_id if query.message else None
+        thread_id = place_of(message).thread_id if message else None
+        toast = await self.service.tap(
+            person_of(query.from_user),
+            decode(query.data),
+            chat_id,
+            message_id,
+            thread_id=thread_id,
+        )
+        await query.answer(toast.text or None, show_alert=toast.alert, url=toast.url)
+
+    async def error(self, update: object, context: Context) -> None:
+        """Log the error; answer a pending tap so the user's button does not spin."""
+        log.error("error handling an update", exc_info=context.error)
+        if isinstance(update, Update) and update.callback_query is not None:
+            lang = await self.service.user_language(person_of(update.callback_query.from_user))
+            try:
+                await update.callback_query.answer(t(lang, "toast.error"), show_alert=True)
+            except Exception:
+                log.debug("could not answer after an error")
+        elif isinstance(update, Update) and update.effective_message is not None:
+            lang = await self._lang(update.effective_message.chat, update.effective_user)
+            try:
+                await update.effective_message.reply_text(
+                    escape(t(lang, "error.internal")), parse_mode=ParseMode.HTML
+                )
+            except Exception:
+                log.debug("could not reply after an error")

@@ -1,0 +1,47 @@
+"""`saboteur-bot`: run the bot (webhook when WEBHOOK_URL is set, long polling otherwise)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from .config import ConfigError, load_config
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Start the bot from the environment; a bad setting stops it with one clear line."""
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("-h", "--help"):
+        print(__doc__)
+        print("Configuration: see the README (TELEGRAM_BOT_TOKEN, REDIS_URL, WEBHOOK_URL, ...).")
+        return
+    logging.basicConfig(
+        level=os.environ.get("LOG_LEVEL", "INFO"),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        config = load_config(os.environ)
+    except ConfigError as err:
+        print(f"saboteur-bot: configuration error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    from .app import build_application
+
+    app = build_application(config)
+    if config.is_webhook:
+        assert config.webhook_url is not None
+        app.run_webhook(
+            listen=config.webhook_listen,
+            port=config.webhook_port,
+            url_path=config.webhook_path,
+            secret_token=config.webhook_secret,
+            webhook_url=config.webhook_url,
+            allowed_updates=["message", "callback_query", "my_chat_member"],
+        )
+    else:
+        app.run_polling(allowed_updates=["message", "callback_query", "my_chat_member"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,770 @@
+"""What the bot does for each request: load the game, decide, save (compare-and-set), announce.
+
+Handlers turn updates into calls of `GameService`; nothing here reads a Telegram update.
+Sending goes through `tgbot.telegram_io.Sender`, after the new state is saved.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine import (
+    GameState,
+    IllegalAction,
+    Options,
+    Phase,
+    apply,
+    current_player,
+    new_game,
+)
+from engine.events import (
+    Event,
+    GameEnded,
+    GoalPeeked,
+    GoldReceived,
+    HandDealt,
+    RoleDealt,
+    RoleSeen,
+    RoundEnded,
+    RoundStarted,
+)
+from engine.model import GoldRule
+
+from . import menus, presenter
+from .callback import (
+    Back,
+    CancelGame,
+    Command,
+    GameCommand,
+    HandLink,
+    JoinGame,
+    JoinLink,
+    LeaveGame,
+    Noop,
+    SetEdition,
+    SetLanguage,
+    SetTurnLimit,
+    ShowHand,
+    StartGame,
+    ToggleVariant,
+    Variant,
+    join_payload,
+    new_game_id,
+    parse_start_payload,
+    start_link,
+)
+from .i18n import Language, t
+from .pictures import board_png, screen_png
+from .store import (
+    ChatBusyError,
+    GameRecord,
+    GameStore,
+    Lobby,
+    LobbyPlayer,
+    MessageIds,
+    Status,
+)
+from .telegram_io import Sender
+
+log = logging.getLogger(__name__)
+
+SAVE_RETRIES = 5
+START_GRACE_SECONDS = 120  # after this, any joined player may start the lobby's game
+FINISHED_TTL_SECONDS = 7 * 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who sent a request: id, display name, the language their Telegram app reports."""
+
+    user_id: int
+    name: str
+    language_code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a group request came from: the chat, its forum topic, its title."""
+
+    chat_id: int
+    thread_id: int | None
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Toast:
+    """The answer to a button tap: a toast, or a t.me link for Telegram to open."""
+
+    text: str
+    alert: bool = False
+    url: str | None = None
+
+
+class GameService:
+    """The bot's use cases, each: load, decide, save with a version check, then announce."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        sender: Sender,
+        *,
+        clock: Callable[[], float],
+        seeds: Callable[[], int],
+        ids: Callable[[], str] | None = None,
+        default_language: Language = Language.KO,
+    ) -> None:
+        self.store = store
+        self.sender = sender
+        self.clock = clock
+        self.seeds = seeds
+        self.ids = ids
+        self.default_language = default_language
+
+    # ------------------------------------------------------------ languages
+
+    async def group_language(self, chat_id: int) -> Language:
+        """The group's language (set with /lang), else the bot's default."""
+        return await self.store.group_language(chat_id) or self.default_language
+
+    async def user_language(self, person: Person) -> Language:
+        """A user's language: chosen with /lang, else their app's, else the default."""
+        from .i18n import parse_language
+
+        chosen = await self.store.user_language(person.user_id)
+        return chosen or parse_language(person.language_code) or self.default_language
+
+    def _now(self) -> int:
+        return int(self.clock())
+
+    def _new_id(self) -> str:
+        if self.ids is not None:
+            return self.ids()
+        import random as _random
+
+        return new_game_id(_random.Random(self.seeds()))
+
+    # ------------------------------------------------------------ group commands
+
+    async def new_lobby(self, place: Place, person: Person) -> None:
+        """/new: open a lobby in this chat (or topic) unless a game is active there."""
+        lang = await self.group_language(place.chat_id)
+        now = self._now()
+        record = GameRecord(
+            game_id=self._new_id(),
+            chat_id=place.chat_id,
+            thread_id=place.thread_id,
+            language=lang,
+            creator_id=person.user_id,
+            created_at=now,
+            updated_at=now,
+            title=place.title,
+        )
+        try:
+            record = await self.store.create(record)
+        except ChatBusyError:
+            await self.sender.group_text(
+                place.chat_id, place.thread_id, t(lang, "lobby.already_running")
+            )
+            return
+        await self._post_lobby(record)
+
+    async def _post_lobby(self, record: GameRecord) -> None:
+        message_id = await self.sender.group_text(
+            record.chat_id,
+            record.thread_id,
+            self._lobby_text(record),
+            presenter.lobby_keyboard(record, record.language, self.sender.username),
+        )
+        if message_id is not None:
+            old = record.messages.lobby
+            await self._remember(record.game_id, lambda m: dataclasses.replace(m, lobby=message_id))
+            if old is not None:
+                await self.sender.delete(record.chat_id, old)
+
+    def _lobby_text(self, record: GameRecord) -> str:
+        anyone = self._now() - record.created_at >= START_GRACE_SECONDS
+        return presenter.lobby_text(record, record.language, can_anyone_start=anyone)
+
+    async def _refresh_lobby(self, record: GameRecord) -> None:
+        if record.messages.lobby is None:
+            await self._post_lobby(record)
+            return
+        ok = await self.sender.edit_text(
+            record.chat_id,
+            record.messages.lobby,
+            self._lobby_text(record),
+            presenter.lobby_keyboard(record, record.language, self.sender.username),
+        )
+        if not ok:
+            await self._post_lobby(record)
+
+    async def join_hint(self, place: Place) -> None:
+        """/join in a group: the lobby (with its Join deep link) is posted again."""
+        record = await self._active(place)
+        lang = await self.group_language(place.chat_id)
+        if record is None:
+            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+        elif record.status is Status.LOBBY:
+            await self._post_lobby(record)
+        else:
+            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "toast.started"))
+
+    async def _active(self, place: Place) -> GameRecord | None:
+        gid = await self.store.active_game(place.chat_id, place.thread_id)
+        return None if gid is None else await self.store.load(gid)
+
+    async def start_command(self, place: Place, person: Person) -> None:
+        """/start in a group: start the lobby's game."""
+        record = await self._active(place)
+        lang = await self.group_language(place.chat_id)
+        if record is None:
+            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+            return
+        toast = await self._lobby_tap(
+            record.game_id, person, StartGame(record.game_id, record.rev), True
+        )
+        if toast.text != t(lang, "toast.played"):
+            await self.sender.group_text(place.chat_id, place.thread_id, toast.text)
+
+    async def cancel_command(self, place: Place, person: Person, is_admin: bool) -> None:
+        """/cancel in a group: the creator or an admin ends the lobby or game."""
+        record = await self._active(place)
+        lang = await self.group_language(place.chat_id)
+        if record is None:
+            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+            return
+        toast = await self._cancel(record, person, is_admin)
+        if toast is not None:
+            await self.sender.group_text(place.chat_id, place.thread_id, toast.text)
+
+    async def leave_command(self, place: Place, person: Person) -> None:
+        """/leave in a group: leave the lobby."""
+        record = await self._active(place)
+        lang = await self.group_language(place.chat_id)
+        if record is None:
+            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+            return
+        toast = await self._lobby_tap(
+            record.game_id, person, LeaveGame(record.game_id, record.rev), True
+        )
+        await self.sender.group_text(place.chat_id, place.thread_id, toast.text)
+
+    async def repost_board(self, place: Place) -> None:
+        """/board: the current board again, as the one board post of the chat."""
+        record = await self._active(place)
+        lang = await self.group_language(place.chat_id)
+        if record is None or record.state is None:
+            if record is not None and record.status is Status.LOBBY:
+                await self._post_lobby(record)
+                return
+            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+            return
+        await self._post_board(record, record.state, ())
+
+    async def status_text(self, place: Place) -> str:
+        """/status: whose turn, without anything private."""
+        record = await self._active(place)
+        lang = await self.group_language(place.chat_id)
+        if record is None:
+            return t(lang, "lobby.no_game")
+        if record.state is None:
+            return t(lang, "status.lobby", count=len(record.lobby.players))
+        names = presenter.names_of(record)
+        player = current_player(record.state)
+        lines = [
+            t(
+                lang,
+                "status.turn",
+                round=record.state.round,
+                name=presenter.mention(player, names.get(player, str(player)))
+                if player is not None
+                else "?",
+            )
+        ]
+        if record.lobby.turn_limit_hours is None:
+            lines.append(t(lang, "status.no_limit"))
+        return "\n".join(lines)
+
+    async def set_group_language(self, chat_id: int, lang: Language) -> None:
+        """Remember a group's language."""
+        await self.store.set_group_language(chat_id, lang)
+
+    async def set_user_language(self, user_id: int, lang: Language) -> None:
+        """Remember a user's language for private chats."""
+        await self.store.set_user_language(user_id, lang)
+
+    async def _relabel_game(self, chat_id: int, thread_id: int | None, lang: Language) -> None:
+        """The active game of this chat (or topic) speaks the group's new language from now on."""
+        gid = await self.store.active_game(chat_id, thread_id)
+        if gid is None:
+            return
+        record = await self._change(gid, lambda r: dataclasses.replace(r, language=lang))
+        if record is not None and record.status is Status.LOBBY:
+            await self._refresh_lobby(record)
+
+    async def _relabel_player(self, user_id: int, lang: Language) -> None:
+        """A user's active games write to them in their new language from now on."""
+
+        def relabel(record: GameRecord) -> GameRecord:
+            players = tuple(
+                dataclasses.replace(p, language=lang) if p.user_id == user_id else p
+                for p in record.lobby.players
+            )
+            return dataclasses.replace(
+                record, lobby=dataclasses.replace(record.lobby, players=players)
+            )
+
+        for gid in await self.store.user_games(user_id):
+            record = await self._change(gid, relabel)
+            if record is not None and record.state is not None and record.status is Status.PLAYING:
+                await self._refresh_private(record, user_id, new_message=False)
+
+    async def _change(
+        self, gid: str, change: Callable[[GameRecord], GameRecord]
+    ) -> GameRecord | None:
+        """Save a change to an active game (retrying on concurrent saves); the saved record."""
+        for _ in range(SAVE_RETRIES):
+            record = await self.store.load(gid)
+            if record is None or not record.status.is_active:
+                return None
+            new = change(record)
+            if new == record:
+                return record
+            if await self.store.save(new, record.rev):
+                return dataclasses.replace(new, rev=record.rev + 1)
+        log.warning("could not change game %s", gid)
+        return None
+
+    # ------------------------------------------------------------ private: deep links
+
+    async def open_link(self, person: Person, payload: str | None) -> None:
+        """/start in private, with or without a deep-link payload (join a game, open a hand)."""
+        lang = await self.user_language(person)
+        link = parse_start_payload(payload)
+        if isinstance(link, JoinLink):
+            await self._join(link.game, person)
+            return
+        if isinstance(link, HandLink):
+            record = await self.store.load(link.game)
+            if (
+                record is not None
+                and record.state is not None
+                and person.user_id in record.state.players
+            ):
+                await self._refresh_private(record, person.user_id, new_message=True)
+                return
+            await self.sender.private_text(person.user_id, t(lang, "toast.game_gone"))
+            return
+        await self.sender.private_text(person.user_id, t(lang, "start.welcome"))
+
+    async def _join(self, gid: str, person: Person) -> None:
+        lang = await self.user_language(person)
+        for _ in range(SAVE_RETRIES):
+            record = await self.store.load(gid)
+            if record is None or not record.status.is_active:
+                await self.sender.private_text(person.user_id, t(lang, "toast.game_gone"))
+                return
+            if record.status is Status.PLAYING:
+                await self.sender.private_text(person.user_id, t(lang, "toast.started"))
+                return
+            lobby = record.lobby
+            if lobby.has_player(person.user_id):
+                await self.sender.private_text(person.user_id, t(lang, "toast.already_joined"))
+                return
+            if len(lobby.players) >= presenter.range_of(lobby.edition).stop - 1:
+                await self.sender.private_text(person.user_id, t(lang, "toast.full"))
+                return
+            player = LobbyPlayer(person.user_id, person.name, lang)
+            new = dataclasses.replace(
+                record,
+                lobby=dataclasses.replace(lobby, players=(*lobby.players, player)),
+                updated_at=self._now(),
+            )
+            if await self.store.save(new, record.rev):
+                await self.store.add_user_game(person.user_id, gid)
+                new = dataclasses.replace(new, rev=record.rev + 1)
+                await self.sender.private_text(
+                    person.user_id,
+                    t(lang, "lobby.joined_private", chat=presenter.escape_text(record.title)),
+                )
+                await self._refresh_lobby(new)
+                return
+        await self.sender.private_text(person.user_id, t(lang, "toast.busy"))
+
+    # ------------------------------------------------------------ buttons
+
+    async def tap(
+        self,
+        person: Person,
+        command: Command | None,
+        chat_id: int,
+        message_id: int | None,
+        *,
+        thread_id: int | None = None,
+    ) -> Toast:
+        """A button was tapped: answer with a toast; change and announce only if legal."""
+        lang = await self.user_language(person)
+        if command is None:
+            return Toast(t(lang, "toast.forged"), alert=True)
+        if isinstance(command, Noop):
+            return Toast("")
+        if isinstance(command, SetLanguage):
+            if chat_id == person.user_id:
+                await self.set_user_language(person.user_id, command.language)
+                await self._relabel_player(person.user_id, command.language)
+            else:
+                await self.set_group_language(chat_id, command.language)
+                await self._relabel_game(chat_id, thread_id, command.language)
+            return Toast(t(command.language, "toast.language_set"))
+        if isinstance(
+            command,
+            JoinGame
+            | LeaveGame
+            | StartGame
+            | CancelGame
+            | SetEdition
+            | ToggleVariant
+            | SetTurnLimit,
+        ):
+            return await self._lobby_tap(command.game, person, command, False, chat_id=chat_id)
+        return await self._hand_tap(person, command, chat_id, message_id)
+
+    async def _lobby_tap(
+        self,
+        gid: str,
+        person: Person,
+        command: GameCommand,
+        by_command: bool,
+        *,
+        chat_id: int | None = None,
+        is_admin: bool = False,
+    ) -> Toast:
+        for _ in range(SAVE_RETRIES):
+            record = await self.store.load(gid)
+            lang = record.language if record is not None else await self.user_language(person)
+            if record is None or not record.status.is_active:
+                return Toast(t(lang, "toast.game_gone"))
+            if chat_id is not None and chat_id != record.chat_id:
+                return Toast(t(lang, "toast.foreign"), alert=True)
+            if isinstance(command, CancelGame):
+                toast = await self._cancel(
+                    record,
+                    person,
+                    is_admin or await self.sender.is_admin(record.chat_id, person.user_id),
+                )
+                return toast or Toast(t(lang, "lobby.cancelled"))
+            if record.status is not Status.LOBBY:
+                return Toast(t(lang, "toast.started"))
+            if not by_command and command.version != record.rev:
+                await self._refresh_lobby(record)
+                return Toast(t(lang, "toast.stale_lobby"))
+            if isinstance(command, JoinGame):
+                # Joining goes through the private chat, so the bot can send the cards there.
+                return Toast("", url=start_link(self.sender.username, join_payload(gid)))
+            lobby = record.lobby
+            joined = lobby.has_player(person.user_id)
+            if isinstance(command, LeaveGame):
+                if not joined:
+                    return Toast(t(lang, "toast.not_joined"))
+                lobby = dataclasses.replace(
+                    lobby, players=tuple(p for p in lobby.players if p.user_id != person.user_id)
+                )
+                done = Toast(t(lang, "toast.left"))
+            elif isinstance(command, StartGame):
+                allowed = person.user_id == record.creator_id or (
+                    joined and self._now() - record.created_at >= START_GRACE_SECONDS
+                )
+                if not allowed:
+                    if self._now() - record.created_at >= START_GRACE_SECONDS:
+                        return Toast(t(lang, "toast.not_joined"))
+                    names = presenter.names_of(record)
+                    return Toast(
+                        t(lang, "toast.only_creator", name=names.get(record.creator_id, "?"))
+                    )
+                count = len(lobby.players)
+                legal = presenter.range_of(lobby.edition)
+                if count not in legal:
+                    return Toast(
+                        t(
+                            lang,
+                            "toast.not_enough_players",
+                            edition=presenter.edition_label(lang, lobby.edition),
+                            min=legal.start,
+                        ),
+                        alert=True,
+                    )
+                return await self._start(record)
+            else:
+                if person.user_id != record.creator_id:
+                    names = presenter.names_of(record)
+                    return Toast(
+                        t(lang, "toast.only_creator", name=names.get(record.creator_id, "?"))
+                    )
+                lobby = _lobby_setting(lobby, command)
+                done = Toast(t(lang, "toast.settings_saved"))
+            new = dataclasses.replace(record, lobby=lobby, updated_at=self._now())
+            if await self.store.save(new, record.rev):
+                if isinstance(command, LeaveGame):
+                    await self.store.remove_user_game(person.user_id, gid)
+                await self._refresh_lobby(dataclasses.replace(new, rev=record.rev + 1))
+                return done
+        return Toast(t(lang, "toast.busy"))
+
+    async def _cancel(self, record: GameRecord, person: Person, is_admin: bool) -> Toast | None:
+        lang = record.language
+        if person.user_id != record.creator_id and not is_admin:
+            return Toast(t(lang, "toast.admin_only"), alert=True)
+        new = dataclasses.replace(record, status=Status.CANCELLED, updated_at=self._now())
+        if not await self.store.save(new, record.rev):
+            return Toast(t(lang, "toast.busy"))
+        await self.store.finish(record.game_id, FINISHED_TTL_SECONDS)
+        for uid in record.player_ids:
+            await self.store.remove_user_game(uid, record.game_id)
+        if record.status is Status.LOBBY and record.messages.lobby is not None:
+            await self.sender.edit_text(
+                record.chat_id, record.messages.lobby, t(lang, "lobby.cancelled"), ()
+            )
+        else:
+            # A game in play: its lobby is far up the chat, so say it where people look.
+            await self.sender.group_text(
+                record.chat_id, record.thread_id, t(lang, "lobby.cancelled")
+            )
+        if record.state is not None:
+            new = dataclasses.replace(new, rev=record.rev + 1)
+            for uid in record.state.players:
+                note = t(self._player_language(new, uid), "lobby.cancelled")
+                await self._refresh_private(new, uid, new_message=False, prompt=(note,))
+        return None
+
+    async def _start(self, record: GameRecord) -> Toast:
+        lang = record.language
+        lobby = record.lobby
+        players = [p.user_id for p in lobby.players]
+        state = new_game(players, edition=lobby.edition, seed=self.seeds(), options=lobby.options)
+        new = dataclasses.replace(
+            record, status=Status.PLAYING, state=state, updated_at=self._now()
+        )
+        if not await self.store.save(new, record.rev):
+            return Toast(t(lang, "toast.busy"))
+        new = dataclasses.replace(new, rev=record.rev + 1)
+        if record.messages.lobby is not None:
+            await self.sender.edit_text(
+                record.chat_id,
+                record.messages.lobby,
+                self._lobby_text(record) + "\n\n" + t(lang, "lobby.started", count=len(players)),
+                (),
+            )
+        await self._post_board(new, state, ())
+        for uid in state.players:
+            await self._refresh_private(new, uid, new_message=True)
+        return Toast(t(lang, "toast.played"))
+
+    async def _hand_tap(
+        self, person: Person, command: Command, chat_id: int, message_id: int | None
+    ) -> Toast:
+        lang = await self.user_language(person)
+        gid = getattr(command, "game", None)
+        version = getattr(command, "version", None)
+        if not isinstance(gid, str) or not isinstance(version, int):
+            return Toast(t(lang, "toast.forged"), alert=True)
+        for _ in range(SAVE_RETRIES):
+            record = await self.store.load(gid)
+            if record is None or record.state is None:
+                return Toast(t(lang, "toast.game_gone"))
+            state = record.state
+            if person.user_id not in state.players or chat_id != person.user_id:
+                return Toast(t(lang, "toast.foreign"), alert=True)
+            if record.status is Status.CANCELLED:
+                return Toast(t(lang, "toast.cancelled"))
+            if state.phase is Phase.OVER:
+                return Toast(t(lang, "toast.game_over"))
+            if version > state.version:
+                return Toast(t(lang, "toast.forged"), alert=True)
+            seat = menus.Seat(gid, state, person.user_id, presenter.names_of(record), lang)
+            out_of_turn = not isinstance(command, ShowHand | Back) and not seat.is_turn
+            if version != state.version:
+                await self._refresh_private(
+                    record, person.user_id, new_message=False, tapped=message_id
+                )
+                if not out_of_turn:
+                    return Toast(t(lang, "toast.stale", old=version))
+            if out_of_turn:
+                player = current_player(state)
+                names = presenter.names_of(record)
+                name = names.get(player, "?") if player is not None else "?"
+                return Toast(t(lang, "toast.not_your_turn", name=name))
+            outcome = menus.respond(seat, command)
+            if isinstance(outcome, menus.Refusal):
+                return Toast(t(lang, outcome.key, **dict(outcome.params)), alert=True)
+            if isinstance(outcome, menus.Screen):
+                await self._show(record, person.user_id, outcome, tapped=message_id)
+                return Toast("")
+            try:
+                transition = apply(state, person.user_id, outcome.action)
+            except IllegalAction as err:
+                reason = t(lang, f"reason.{err.reason.value}")
+                return Toast(t(lang, "toast.illegal", reason=reason), alert=True)
+            new = dataclasses.replace(record, state=transition.state, updated_at=self._now())
+            if transition.state.phase is Phase.OVER:
+                new = dataclasses.replace(new, status=Status.FINISHED)
+            if not await self.store.save(new, record.rev):
+                continue
+            new = dataclasses.replace(new, rev=record.rev + 1)
+            await self._announce(new, state, person.user_id, transition.events)
+            return Toast(t(lang, "toast.played"))
+        return Toast(t(lang, "toast.busy"))
+
+    # ------------------------------------------------------------ announcing
+
+    async def _announce(
+        self, record: GameRecord, before: GameState, actor: int, events: Sequence[Event]
+    ) -> None:
+        """After a saved move: round and game summaries, the board post, the private messages."""
+        state = record.state
+        assert state is not None
+        lang = record.language
+        names = presenter.names_of(record)
+        moves = presenter.move_lines(events, names, lang)
+        for i, e in enumerate(events):
+            if isinstance(e, RoundEnded):
+                starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
+                next_round = e.result.round + 1 if starter is not None else None
+                text = presenter.round_text(e.result, names, lang, next_round, starter, events)
+                await self.sender.group_text(
+                    record.chat_id, record.thread_id, "\n".join([*moves, "", text])
+                )
+                moves = []
+        ended = next((e for e in events if isinstance(e, GameEnded)), None)
+        if ended is not None:
+            await self._post_board(record, state, [presenter.game_text(ended, names, lang)])
+            await self.store.finish(record.game_id, FINISHED_TTL_SECONDS)
+            for uid in state.players:
+                await self.store.remove_user_game(uid, record.game_id)
+                await self._refresh_private(record, uid, new_message=False)
+            return
+        await self._post_board(record, state, moves)
+        new_round = any(isinstance(e, RoundStarted) for e in events)
+        nxt = current_player(state)
+        touched = {actor}
+        touched |= {
+            e.audience
+            for e in events
+            if isinstance(e, GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived)
+            and e.audience is not None
+        }
+        for uid in state.players:
+            if new_round or uid == nxt:
+                await self._refresh_private(record, uid, new_message=True)
+            elif uid in touched:
+                await self._refresh_private(record, uid, new_message=False)
+
+    async def _post_board(self, record: GameRecord, state: GameState, lines: Sequence[str]) -> None:
+        names = presenter.names_of(record)
+        caption = presenter.board_caption(state, names, record.language, lines)
+        message_id = await self.sender.group_photo(
+            record.chat_id, record.thread_id, board_png(state, names), caption
+        )
+        if message_id is None:
+            return
+        old = await self._remember(
+            record.game_id, lambda m: dataclasses.replace(m, board=message_id)
+        )
+        if old is not None and old.board is not None and old.board != message_id:
+            await self.sender.delete(record.chat_id, old.board)
+
+    async def _remember(
+        self, gid: str, change: Callable[[MessageIds], MessageIds]
+    ) -> MessageIds | None:
+        """Store message ids (retrying on concurrent saves); return the ids before the change."""
+        for _ in range(SAVE_RETRIES):
+            record = await self.store.load(gid)
+            if record is None:
+                return None
+            new = dataclasses.replace(record, messages=change(record.messages))
+            if await self.store.save(new, record.rev):
+                return record.messages
+        log.warning("could not store message ids of %s", gid)
+        return None
+
+    async def _refresh_private(
+        self,
+        record: GameRecord,
+        user_id: int,
+        *,
+        new_message: bool,
+        tapped: int | None = None,
+        prompt: Sequence[str] = (),
+    ) -> None:
+        state = record.state
+        assert state is not None
+        lang = self._player_language(record, user_id)
+        seat = menus.Seat(record.game_id, state, user_id, presenter.names_of(record), lang)
+        await self._show(
+            record, user_id, menus.home(seat, prompt), new_message=new_message, tapped=tapped
+        )
+
+    def _player_language(self, record: GameRecord, user_id: int) -> Language:
+        player = record.lobby.player(user_id)
+        return player.language if player is not None else record.language
+
+    async def _show(
+        self,
+        record: GameRecord,
+        user_id: int,
+        screen: menus.Screen,
+        *,
+        new_message: bool = False,
+        tapped: int | None = None,
+    ) -> None:
+        state = record.state
+        assert state is not None
+        lang = self._player_language(record, user_id)
+        names = presenter.names_of(record)
+        caption = presenter.hand_caption(record, state, user_id, lang, screen.prompt)
+        png = screen_png(state, user_id, screen, names)
+        in_play = record.status is Status.PLAYING and state.phase is Phase.PLAYING
+        keyboard = screen.keyboard if in_play else ()
+        live = record.messages.hand_of(user_id)
+        if tapped is not None and live is not None and tapped != live:
+            await self.sender.delete(user_id, tapped)
+        if (
+            not new_message
+            and live is not None
+            and await self.sender.edit_photo(user_id, live, png, caption, keyboard)
+        ):
+            return
+        message_id = await self.sender.private_photo(user_id, png, caption, keyboard)
+        if message_id is None:
+            await self.sender.group_text(
+                record.chat_id,
+                record.thread_id,
+                t(
+                    record.language,
+                    "error.private_blocked",
+                    name=presenter.escape_text(names.get(user_id, "?")),
+                ),
+            )
+            return
+        old = await self._remember(record.game_id, lambda m: m.with_hand(user_id, message_id))
+        previous = old.hand_of(user_id) if old is not None else None
+        if previous is not None and previous != message_id:
+            await self.sender.delete(user_id, previous)
+
+
+def _lobby_setting(lobby: Lobby, command: GameCommand) -> Lobby:
+    if isinstance(command, SetEdition):
+        return dataclasses.replace(lobby, edition=command.edition)
+    if isinstance(command, ToggleVariant):
+        options = lobby.options
+        if command.variant is Variant.GOLD_PER_MINER:
+            gold = GoldRule.OFFICIAL if options.gold is GoldRule.PER_MINER else GoldRule.PER_MINER
+            options = Options(gold=gold, greedy_dwarf=options.greedy_dwarf)
+        else:
+            options = Options(gold=options.gold, greedy_dwarf=not options.greedy_dwarf)
+        return dataclasses.replace(lobby, options=options)
+    if isinstance(command, SetTurnLimit):
+        return dataclasses.replace(lobby, turn_limit_hours=command.hours)
+    return lobby
