@@ -1,0 +1,92 @@
+"""Turn clocks, as pure decisions: when to remind, when time is up, what to play for the absent.
+
+A game with a time per turn owes two deadlines for the current turn: a private reminder a while
+before the end, and the timeout. Both are named by the game, the state version they belong to
+and their kind, so a deadline of a turn that has since been played is recognised as stale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine import Action, Discard, GameState, Phase, legal_actions
+
+MISSES_FOR_AUTO = 2  # after this many timeouts in a row, the game plays for the player
+AUTO_DELAY_SECONDS = 5  # a player on automatic is played for after this pause
+
+
+class DeadlineKind(Enum):
+    """What happens when a deadline is reached."""
+
+    REMIND = "remind"
+    TIMEOUT = "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A moment at which a game owes a reminder or a timeout for the turn of `version`."""
+
+    game: str
+    version: int
+    kind: DeadlineKind
+    at: float
+
+    @property
+    def member(self) -> str:
+        """Its name in the deadline index."""
+        return f"{self.game}:{self.version}:{self.kind.value}"
+
+
+def parse_member(member: str) -> tuple[str, int, DeadlineKind] | None:
+    """A deadline's game, version and kind from its name in the index, or None."""
+    parts = member.split(":")
+    if len(parts) != 3 or not parts[1].isdigit():
+        return None
+    try:
+        return parts[0], int(parts[1]), DeadlineKind(parts[2])
+    except ValueError:
+        return None
+
+
+def reminder_lead(limit_seconds: float) -> float:
+    """How long before the timeout the reminder comes: a quarter of the limit, at most 2 hours."""
+    return min(limit_seconds / 4, 2 * 3600)
+
+
+def deadlines(
+    game: str,
+    state: GameState,
+    *,
+    turn_started_at: float,
+    limit_hours: int | None,
+    automatic: bool,
+) -> tuple[Deadline, ...]:
+    """The deadlines owed for the current turn (none when over or without a limit)."""
+    if state.phase is Phase.OVER:
+        return ()
+    if automatic:
+        return (
+            Deadline(
+                game, state.version, DeadlineKind.TIMEOUT, turn_started_at + AUTO_DELAY_SECONDS
+            ),
+        )
+    if limit_hours is None:
+        return ()
+    limit = limit_hours * 3600.0
+    end = turn_started_at + limit
+    return (
+        Deadline(game, state.version, DeadlineKind.REMIND, end - reminder_lead(limit)),
+        Deadline(game, state.version, DeadlineKind.TIMEOUT, end),
+    )
+
+
+def stand_in_move(state: GameState, player: int) -> Action | None:
+    """What the game plays for an absent player: discard one card, which helps no side.
+
+    The card discarded is the first of the hand in the engine's order, so a replay is stable.
+    """
+    for action in legal_actions(state, player):
+        if isinstance(action, Discard) and len(action.cards) == 1:
+            return action
+    return None

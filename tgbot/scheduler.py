@@ -1,0 +1,64 @@
+"""Deadlines in Redis: a sorted set any bot process can serve, each deadline claimed once.
+
+Members are `clocks.Deadline.member` names, scored by the Unix time they are due. A process
+claims due members with one Lua script (ZRANGEBYSCORE then ZREM, keeping only what it removed),
+so when several processes poll, each deadline is handled by exactly one of them; deadlines live
+in Redis and survive restarts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from redis.asyncio import Redis
+
+from .clocks import Deadline
+
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+local out = {}
+for _, member in ipairs(due) do
+  if redis.call('ZREM', KEYS[1], member) == 1 then table.insert(out, member) end
+end
+return out
+"""
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class DeadlineIndex:
+    """The sorted set of pending deadlines."""
+
+    def __init__(self, redis: Redis, *, prefix: str) -> None:
+        self.redis = redis
+        self.key = f"{prefix}:deadlines"
+        self._claim = redis.register_script(_CLAIM)
+
+    async def add(self, deadlines: Iterable[Deadline]) -> None:
+        """Schedule deadlines (a deadline scheduled twice is kept once)."""
+        mapping = {d.member: d.at for d in deadlines}
+        if mapping:
+            await self.redis.zadd(self.key, mapping)
+
+    async def drop(self, members: Iterable[str]) -> None:
+        """Forget deadlines that no longer apply."""
+        names = list(members)
+        if names:
+            await self.redis.zrem(self.key, *names)
+
+    async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
+        """Take the deadlines due at `now`; each is returned to exactly one caller."""
+        claimed = await self._claim(keys=[self.key], args=[now, limit])
+        return [_text(m) for m in claimed]
+
+    async def next_due(self) -> float | None:
+        """When the earliest pending deadline is due, if any."""
+        first = await self.redis.zrange(self.key, 0, 0, withscores=True)
+        return float(first[0][1]) if first else None
+
+    async def pending(self) -> list[tuple[str, float]]:
+        """Every pending deadline (for tests and /status)."""
+        items = await self.redis.zrange(self.key, 0, -1, withscores=True)
+        return [(_text(m), float(s)) for m, s in items]
