@@ -1,0 +1,48 @@
+"""Flood budget per chat and update de-duplication (issue 6), on a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+
+from redis.asyncio import Redis
+
+from tgbot.budget import ChatBudget
+from tgbot.dedupe import UpdateLedger
+
+
+async def test_a_group_gets_at_most_twenty_sends_a_minute(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """The 21st send within a minute waits until the first one leaves the window."""
+    budget = ChatBudget(redis_client, prefix=key_prefix)
+    waits = [await budget.take(-100, 1000.0 + i) for i in range(20)]
+    assert waits == [0.0] * 20
+    assert await budget.take(-100, 1030.0) == 30.0  # the first send (at 1000) frees at 1060
+    assert await budget.take(-200, 1030.0) == 0.0  # another chat has its own budget
+    assert await budget.take(-100, 1060.5) == 0.0
+
+
+async def test_budgets_are_shared_by_concurrent_senders(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """Forty senders at once (two processes, say): exactly twenty go through."""
+    budget = ChatBudget(redis_client, prefix=key_prefix)
+    waits = await asyncio.gather(*(budget.take(-7, 5.0) for _ in range(40)))
+    assert sum(1 for w in waits if w == 0.0) == 20
+
+
+async def test_a_429_holds_the_budget_for_retry_after(redis_client: Redis, key_prefix: str) -> None:
+    """After Telegram's retry_after of 12 s, nothing is sent to that chat for 12 s."""
+    budget = ChatBudget(redis_client, prefix=key_prefix)
+    await budget.hold(-9, 100.0, 12.0)
+    wait = await budget.take(-9, 100.0)
+    assert 11.9 <= wait <= 12.0
+    assert await budget.take(-9, 112.5) == 0.0
+
+
+async def test_an_update_id_is_claimed_once(redis_client: Redis, key_prefix: str) -> None:
+    """The same update delivered ten times at once is taken by one handler only."""
+    ledger = UpdateLedger(redis_client, prefix=key_prefix)
+    results = await asyncio.gather(*(ledger.claim(77) for _ in range(10)))
+    assert results.count(True) == 1
+    assert await ledger.claim(78) is True

@@ -1,0 +1,22 @@
+"""Exactly-once updates: Telegram may deliver a webhook update twice; handle its id once."""
+
+from __future__ import annotations
+
+from redis.asyncio import Redis
+
+KEEP_SECONDS = 24 * 3600  # Telegram keeps undelivered updates for 24 hours
+
+
+class UpdateLedger:
+    """Remembers which update ids some bot process has taken."""
+
+    def __init__(self, redis: Redis, *, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+
+    async def claim(self, update_id: int) -> bool:
+        """True the first time an update id is claimed (by any process), False afterwards."""
+        done = await self.redis.set(
+            f"{self.prefix}:update:{update_id}", 1, nx=True, ex=KEEP_SECONDS
+        )
+        return bool(done)
