@@ -1,0 +1,35 @@
+"""What a move owes the chats, coalesced and struck off (issue 6)."""
+
+from __future__ import annotations
+
+from tgbot.outbox import Owed, board_posted, owe, private_sent, text_sent
+
+
+def test_board_posts_coalesce_and_the_newest_wins() -> None:
+    """Two moves before the board is posted: one post covers both, showing the later state."""
+    owed = owe(Owed(), lines=["A placed a card"], board_version=5, fresh=[2], edits=[1])
+    owed = owe(owed, lines=["B discarded"], board_version=6, fresh=[3], edits=[2])
+    assert owed.board_version == 6
+    assert owed.board_lines == ("A placed a card", "B discarded")
+    assert owed.fresh == (2, 3) and owed.edits == (1,)  # 2 is owed a fresh message already
+    posted = board_posted(owed, 6, owed.board_lines)
+    assert posted.board_version is None and posted.board_lines == ()
+
+
+def test_a_board_posted_before_a_later_move_leaves_that_move_owed() -> None:
+    """A post of version 5 does not pay a board owed for version 6."""
+    owed = owe(Owed(), lines=["one"], board_version=5)
+    owed = owe(owed, lines=["two"], board_version=6)
+    after = board_posted(owed, 5, ("one",))
+    assert after.board_version == 6 and after.board_lines == ("two",)
+    assert not after.is_empty
+
+
+def test_texts_go_in_order_and_private_messages_are_struck_off() -> None:
+    """Texts leave the front of the queue; a fresh message also covers an owed edit."""
+    owed = owe(Owed(), texts=["round over", "next round"], fresh=[7], edits=[8])
+    owed = text_sent(owed, "next round")  # not the first: nothing changes
+    assert owed.texts == ("round over", "next round")
+    owed = text_sent(text_sent(owed, "round over"), "next round")
+    owed = private_sent(private_sent(owed, 7, fresh=True), 8, fresh=False)
+    assert owed.is_empty

@@ -1,0 +1,86 @@
+"""Announcements owed by a saved move, kept in the game's record until they are delivered.
+
+A move is saved together with what it owes the chats (group texts, a board post, private
+messages), in one compare-and-set write; a deliverer then sends them and strikes each off with
+another compare-and-set write. If a process dies in between, the owed announcements are still
+in Redis and whichever process runs next delivers them. Owed board posts coalesce: a later move
+raises the version the board must show and adds its lines, so one post covers both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """What a game still owes its chats."""
+
+    texts: tuple[str, ...] = ()  # group texts in order (round and game summaries, notices)
+    board_lines: tuple[str, ...] = ()  # caption lines of moves not yet shown on a board post
+    board_version: int | None = None  # a board post showing at least this version is owed
+    fresh: tuple[int, ...] = ()  # players owed a new, notifying live message
+    edits: tuple[int, ...] = ()  # players whose live message must be redrawn
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing is owed."""
+        return not (self.texts or self.board_version is not None or self.fresh or self.edits)
+
+
+def _union(first: Iterable[int], then: Iterable[int]) -> tuple[int, ...]:
+    out: list[int] = []
+    for x in (*first, *then):
+        if x not in out:
+            out.append(x)
+    return tuple(out)
+
+
+def owe(
+    owed: Owed,
+    *,
+    texts: Sequence[str] = (),
+    lines: Sequence[str] = (),
+    board_version: int | None = None,
+    fresh: Iterable[int] = (),
+    edits: Iterable[int] = (),
+) -> Owed:
+    """Add a move's announcements to what is owed (coalescing board posts)."""
+    all_fresh = _union(owed.fresh, fresh)
+    version = owed.board_version
+    if board_version is not None:
+        version = board_version if version is None else max(version, board_version)
+    return Owed(
+        texts=(*owed.texts, *texts),
+        board_lines=(*owed.board_lines, *lines),
+        board_version=version,
+        fresh=all_fresh,
+        edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
+    )
+
+
+def text_sent(owed: Owed, text: str) -> Owed:
+    """Strike off the first owed text once it was sent."""
+    if owed.texts[:1] == (text,):
+        return replace(owed, texts=owed.texts[1:])
+    return owed
+
+
+def board_posted(owed: Owed, version: int, lines: Sequence[str]) -> Owed:
+    """Strike off a board post showing `version` with `lines` (later moves stay owed)."""
+    shown = len(lines) if tuple(owed.board_lines[: len(lines)]) == tuple(lines) else 0
+    rest = owed.board_lines[shown:]
+    done = owed.board_version is not None and version >= owed.board_version
+    return replace(owed, board_lines=rest, board_version=None if done else owed.board_version)
+
+
+def private_sent(owed: Owed, user_id: int, *, fresh: bool) -> Owed:
+    """Strike off a player's live message (a fresh one also covers an owed edit)."""
+    if fresh:
+        return replace(
+            owed,
+            fresh=tuple(u for u in owed.fresh if u != user_id),
+            edits=tuple(u for u in owed.edits if u != user_id),
+        )
+    return replace(owed, edits=tuple(u for u in owed.edits if u != user_id))
