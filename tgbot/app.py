@@ -7,10 +7,12 @@ import time
 from collections.abc import Callable
 
 from redis.asyncio import Redis
-from telegram import BotCommand
+from redis.exceptions import RedisError
+from telegram import Bot, BotCommand
+from telegram.error import InvalidToken
 from telegram.ext import Application, ApplicationBuilder
 
-from .config import Config
+from .config import Config, ConfigError, redacted_url
 from .handlers import Handlers
 from .i18n import Language, t
 from .service import GameService
@@ -51,6 +53,28 @@ def build_application(
     app.bot_data["service"] = service
     app.bot_data["language"] = config.language
     return app
+
+
+async def check_services(config: Config) -> None:
+    """Before serving: the Bot API server accepts the token and Redis answers, else ConfigError.
+
+    PTB would find out too, but with a traceback that prints the token.
+    """
+    assert config.token is not None, "a token is needed"
+    bot = Bot(config.token, base_url=config.base_url, base_file_url=config.base_file_url)
+    try:
+        async with bot:
+            pass  # entering the bot calls getMe
+    except InvalidToken:
+        raise ConfigError("TELEGRAM_BOT_TOKEN", "was refused by the Bot API server") from None
+    client = Redis.from_url(config.redis_url)
+    try:
+        await client.ping()
+    except RedisError as err:
+        where = redacted_url(config.redis_url)
+        raise ConfigError("REDIS_URL", f"cannot use Redis at {where!r}: {err}") from None
+    finally:
+        await client.aclose()
 
 
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]

@@ -12,7 +12,7 @@
 | `BOT_LANGUAGE` | `ko` | language of groups and users that chose none |
 
 An empty variable counts as unset (as `VAR=` in a compose file means). Errors never echo the
-token or the secret.
+token, the secret or a password in `REDIS_URL`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from .i18n import Language, parse_language
 
@@ -36,6 +36,7 @@ _TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{30,100}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _LISTEN = re.compile(r"[A-Za-z0-9_.:\[\]-]{1,255}")
 _REDIS_SCHEMES = ("redis", "rediss", "unix")
+_REDIS_DB = re.compile(r"(/[0-9]{0,5})?")
 
 
 class ConfigError(ValueError):
@@ -95,7 +96,8 @@ class Config:
         token = None if self.token is None else f"{self.bot_id}:***"
         secret = None if self.webhook_secret is None else "***"
         return (
-            f"Config(token={token!r}, api_url={self.api_url!r}, redis_url={self.redis_url!r}, "
+            f"Config(token={token!r}, api_url={self.api_url!r}, "
+            f"redis_url={redacted_url(self.redis_url)!r}, "
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
             f"language={self.language.value!r})"
@@ -120,6 +122,40 @@ def _http_url(name: str, value: str, *, allow_http: bool) -> str:
     return value
 
 
+def redacted_url(url: str) -> str:
+    """The URL with its password (if any) masked, for messages and logs."""
+    parts = urlsplit(url)
+    try:
+        password = parts.password
+    except ValueError:
+        return url
+    if not password:
+        return url
+    netloc = parts.netloc.replace(f":{password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+def _redis_url(value: str) -> str:
+    parts = urlsplit(value)
+    shown = redacted_url(value)
+    if parts.scheme not in _REDIS_SCHEMES:
+        raise ConfigError(
+            "REDIS_URL", f"must start with redis://, rediss:// or unix://, got {shown!r}"
+        )
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or above 65535
+        port = 0
+    if port == 0:
+        raise ConfigError("REDIS_URL", f"has a bad port: {shown!r}")
+    if parts.scheme == "unix":
+        if not parts.path:
+            raise ConfigError("REDIS_URL", f"needs a socket path: {shown!r}")
+    elif not _REDIS_DB.fullmatch(parts.path):
+        raise ConfigError("REDIS_URL", f"the database after the host must be a number: {shown!r}")
+    return value
+
+
 def load_config(environ: Mapping[str, str], *, require_token: bool = True) -> Config:
     """Read and check every setting; raises ConfigError on the first problem found."""
     token = _get(environ, "TELEGRAM_BOT_TOKEN")
@@ -135,11 +171,7 @@ def load_config(environ: Mapping[str, str], *, require_token: bool = True) -> Co
         "TELEGRAM_API_URL", _get(environ, "TELEGRAM_API_URL") or DEFAULT_API_URL, allow_http=True
     ).rstrip("/")
 
-    redis_url = _get(environ, "REDIS_URL") or DEFAULT_REDIS_URL
-    if urlsplit(redis_url).scheme not in _REDIS_SCHEMES:
-        raise ConfigError(
-            "REDIS_URL", f"must start with redis://, rediss:// or unix://, got {redis_url!r}"
-        )
+    redis_url = _redis_url(_get(environ, "REDIS_URL") or DEFAULT_REDIS_URL)
 
     webhook_url = _get(environ, "WEBHOOK_URL")
     if webhook_url is not None:

@@ -57,8 +57,9 @@ def edition_label(lang: Language, edition: Edition) -> str:
 
 
 def names_of(record: GameRecord) -> dict[int, str]:
-    """Display names by user id (unescaped)."""
-    return {p.user_id: p.name for p in record.lobby.players}
+    """Display names by user id (unescaped): the players, and the creator even if not playing."""
+    creator = {record.creator_id: record.creator_name} if record.creator_name else {}
+    return creator | {p.user_id: p.name for p in record.lobby.players}
 
 
 def mention(user_id: int, name: str) -> str:

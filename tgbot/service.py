@@ -161,6 +161,7 @@ class GameService:
             created_at=now,
             updated_at=now,
             title=place.title,
+            creator_name=person.name,
         )
         try:
             record = await self.store.create(record)
@@ -590,7 +591,8 @@ class GameService:
                     record, person.user_id, new_message=False, tapped=message_id
                 )
                 if not out_of_turn:
-                    return Toast(t(lang, "toast.stale", old=version))
+                    # Version v is drawn before the game's move v + 1: count turns from 1.
+                    return Toast(t(lang, "toast.stale", old=version + 1))
             if out_of_turn:
                 player = current_player(state)
                 names = presenter.names_of(record)

@@ -21,7 +21,7 @@ seconds):
 
     {"schema": 1, "game": "Ab3dE9xYz0", "status": "lobby|playing|finished|cancelled",
      "chat": -1001234567890, "title": "Friday dwarves", "thread": 42 | null,
-     "lang": "ko|en", "creator": 111,
+     "lang": "ko|en", "creator": 111, "creator_name": "Ann",
      "created_at": 1700000000, "updated_at": 1700000000,
      "lobby": {"edition": "base|deluxe", "gold": "official|per_miner", "greedy_dwarf": false,
                "turn_limit_hours": 24 | null,
@@ -184,6 +184,7 @@ class GameRecord:
     state: GameState | None = None
     messages: MessageIds = field(default_factory=MessageIds)
     title: str = ""  # the group's title, shown in private messages
+    creator_name: str = ""  # shown in the lobby even if the creator does not join
     rev: int = 0
 
     @property
@@ -210,6 +211,7 @@ def record_to_json(record: GameRecord) -> str:
         "thread": record.thread_id,
         "lang": record.language.value,
         "creator": record.creator_id,
+        "creator_name": record.creator_name,
         "created_at": record.created_at,
         "updated_at": record.updated_at,
         "lobby": {
@@ -291,6 +293,7 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
             thread_id=_opt_int(doc["thread"], "thread"),
             language=Language(_str(doc["lang"], "lang")),
             creator_id=_int(doc["creator"], "creator"),
+            creator_name=_str(doc.get("creator_name", ""), "creator_name"),
             created_at=_int(doc["created_at"], "created_at"),
             updated_at=_int(doc["updated_at"], "updated_at"),
             status=Status(_str(doc["status"], "status")),

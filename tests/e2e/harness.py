@@ -17,6 +17,7 @@ from redis.asyncio import Redis
 from telegram.ext import Application, BaseUpdateProcessor
 
 from emulator import EmulatorState, ManualClock, Message, User
+from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
 from tgbot.app import build_application
 from tgbot.config import Config
@@ -92,6 +93,7 @@ class World:
     seed: int = 1
     emu: BotApiEmulator | None = None
     app: Application | None = None  # type: ignore[type-arg]
+    _forged: int = 0
 
     @property
     def state(self) -> EmulatorState:
@@ -200,6 +202,45 @@ class World:
         while self.processor.active or not self.app.update_queue.empty():  # type: ignore[union-attr]
             await asyncio.sleep(0.002)
         return query.text, query.show_alert
+
+    async def forge(self, user: User, chat_id: int, message_id: int, data: str) -> CallbackQuery:
+        """A tap with any callback data, as a modified client could send it; the answered query.
+
+        `press` only taps buttons the bot really sent; this builds the same `callback_query`
+        update by hand (the emulator has no call for it), for data no keyboard ever carried.
+        """
+        assert self.emu is not None
+        state = self.state
+        self._forged += 1
+        query = CallbackQuery(
+            id=f"9{self._forged:018d}",
+            user_id=user.id,
+            chat_id=chat_id,
+            message_id=message_id,
+            data=data,
+            created_at=state.now(),
+        )
+        state.callback_queries[query.id] = query
+        message = state.message(chat_id, message_id)
+        state.emit(
+            "callback_query",
+            {
+                "id": query.id,
+                "from": user.to_api(),
+                "message": state.message_to_api(message),
+                "chat_instance": str(abs(chat_id) * 7919 % 10**12),
+                "data": data,
+            },
+        )
+        state.changed()
+        answered = await self.emu.wait_for_answer(query.id, timeout=20)
+        await self.settle()
+        return answered
+
+    async def snapshot(self, game_id: str) -> dict[bytes, bytes]:
+        """The game's stored Redis hash, byte for byte (to show a tap changed nothing)."""
+        raw: dict[bytes, bytes] = await self.redis.hgetall(self.store.game_key(game_id))
+        return raw
 
     def bot_messages(self, chat_id: int) -> list[Message]:
         """The bot's visible messages in a chat, oldest first."""
