@@ -56,6 +56,15 @@ def edition_label(lang: Language, edition: Edition) -> str:
     return escape(edition_name(lang, edition))
 
 
+def duration(lang: Language, seconds: float) -> str:
+    """A time span such as "3 h 20 min" (minutes rounded up)."""
+    minutes = max(1, int(-(-seconds // 60)))
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return t(lang, "time.hours_minutes", hours=hours, minutes=minutes)
+    return t(lang, "time.minutes", minutes=minutes)
+
+
 def names_of(record: GameRecord) -> dict[int, str]:
     """Display names by user id (unescaped): the players, and the creator even if not playing."""
     creator = {record.creator_id: record.creator_name} if record.creator_name else {}

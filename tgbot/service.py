@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from engine import (
     IllegalAction,
     Options,
     Phase,
+    Transition,
     apply,
     current_player,
     new_game,
@@ -33,7 +35,8 @@ from engine.events import (
 )
 from engine.model import GoldRule
 
-from . import menus, presenter
+from . import clocks, menus, presenter
+from .budget import ChatBudget
 from .callback import (
     Back,
     CancelGame,
@@ -57,7 +60,9 @@ from .callback import (
     start_link,
 )
 from .i18n import Language, t
+from .outbox import Owed, board_posted, owe, private_sent, text_sent
 from .pictures import board_png, screen_png
+from .scheduler import DeadlineIndex
 from .store import (
     ChatBusyError,
     GameRecord,
@@ -71,7 +76,8 @@ from .telegram_io import Sender
 
 log = logging.getLogger(__name__)
 
-SAVE_RETRIES = 5
+SAVE_RETRIES = 8
+LEASE_MS = 60_000  # a delivering process holds a game's lease at most this long
 START_GRACE_SECONDS = 120  # after this, any joined player may start the lobby's game
 FINISHED_TTL_SECONDS = 7 * 24 * 3600
 
@@ -122,6 +128,8 @@ class GameService:
         self.seeds = seeds
         self.ids = ids
         self.default_language = default_language
+        self.deadlines = DeadlineIndex(store.redis, prefix=store.prefix)
+        self.budget = ChatBudget(store.redis, prefix=store.prefix)
 
     # ------------------------------------------------------------ languages
 
@@ -263,7 +271,12 @@ class GameService:
                 return
             await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
             return
-        await self._post_board(record, record.state, ())
+        version = record.state.version
+        await self._change(
+            record.game_id,
+            lambda r: dataclasses.replace(r, owed=owe(r.owed, board_version=version)),
+        )
+        await self.deliver(record.game_id)
 
     async def status_text(self, place: Place) -> str:
         """/status: whose turn, without anything private."""
@@ -546,7 +559,12 @@ class GameService:
         players = [p.user_id for p in lobby.players]
         state = new_game(players, edition=lobby.edition, seed=self.seeds(), options=lobby.options)
         new = dataclasses.replace(
-            record, status=Status.PLAYING, state=state, updated_at=self._now()
+            record,
+            status=Status.PLAYING,
+            state=state,
+            updated_at=self._now(),
+            turn_started_at=self._now(),
+            owed=owe(record.owed, board_version=state.version, fresh=state.players),
         )
         if not await self.store.save(new, record.rev):
             return Toast(t(lang, "toast.busy"))
@@ -558,9 +576,8 @@ class GameService:
                 self._lobby_text(record) + "\n\n" + t(lang, "lobby.started", count=len(players)),
                 (),
             )
-        await self._post_board(new, state, ())
-        for uid in state.players:
-            await self._refresh_private(new, uid, new_message=True)
+        await self._schedule(new, None)
+        await self.deliver(new.game_id)
         return Toast(t(lang, "toast.played"))
 
     async def _hand_tap(
@@ -609,73 +626,277 @@ class GameService:
             except IllegalAction as err:
                 reason = t(lang, f"reason.{err.reason.value}")
                 return Toast(t(lang, "toast.illegal", reason=reason), alert=True)
-            new = dataclasses.replace(record, state=transition.state, updated_at=self._now())
-            if transition.state.phase is Phase.OVER:
-                new = dataclasses.replace(new, status=Status.FINISHED)
-            if not await self.store.save(new, record.rev):
+            if await self._commit_move(record, transition, person.user_id) is None:
                 continue
-            new = dataclasses.replace(new, rev=record.rev + 1)
-            await self._announce(new, state, person.user_id, transition.events)
             return Toast(t(lang, "toast.played"))
         return Toast(t(lang, "toast.busy"))
 
     # ------------------------------------------------------------ announcing
 
-    async def _announce(
-        self, record: GameRecord, before: GameState, actor: int, events: Sequence[Event]
-    ) -> None:
-        """After a saved move: round and game summaries, the board post, the private messages."""
-        state = record.state
-        assert state is not None
+    def _owed_after(
+        self, record: GameRecord, state: GameState, actor: int, events: Sequence[Event]
+    ) -> Owed:
+        """What a move owes the chats: summaries, the board post, private messages."""
         lang = record.language
         names = presenter.names_of(record)
         moves = presenter.move_lines(events, names, lang)
+        texts: list[str] = []
         for i, e in enumerate(events):
             if isinstance(e, RoundEnded):
                 starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
                 next_round = e.result.round + 1 if starter is not None else None
                 text = presenter.round_text(e.result, names, lang, next_round, starter, events)
-                await self.sender.group_text(
-                    record.chat_id, record.thread_id, "\n".join([*moves, "", text])
-                )
+                texts.append("\n".join([*moves, "", text]) if moves else text)
                 moves = []
         ended = next((e for e in events if isinstance(e, GameEnded)), None)
         if ended is not None:
-            await self._post_board(record, state, [presenter.game_text(ended, names, lang)])
-            await self.store.finish(record.game_id, FINISHED_TTL_SECONDS)
-            for uid in state.players:
-                await self.store.remove_user_game(uid, record.game_id)
-                await self._refresh_private(record, uid, new_message=False)
-            return
-        await self._post_board(record, state, moves)
+            moves.append(presenter.game_text(ended, names, lang))
+            return owe(
+                record.owed,
+                texts=texts,
+                lines=moves,
+                board_version=state.version,
+                edits=state.players,
+            )
         new_round = any(isinstance(e, RoundStarted) for e in events)
         nxt = current_player(state)
-        touched = {actor}
-        touched |= {
+        fresh = list(state.players) if new_round else [nxt] if nxt is not None else []
+        touched = {actor} | {
             e.audience
             for e in events
             if isinstance(e, GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived)
             and e.audience is not None
         }
-        for uid in state.players:
-            if new_round or uid == nxt:
-                await self._refresh_private(record, uid, new_message=True)
-            elif uid in touched:
-                await self._refresh_private(record, uid, new_message=False)
+        return owe(
+            record.owed,
+            texts=texts,
+            lines=moves,
+            board_version=state.version,
+            fresh=fresh,
+            edits=[u for u in state.players if u in touched],
+        )
 
-    async def _post_board(self, record: GameRecord, state: GameState, lines: Sequence[str]) -> None:
-        names = presenter.names_of(record)
-        caption = presenter.board_caption(state, names, record.language, lines)
-        message_id = await self.sender.group_photo(
-            record.chat_id, record.thread_id, board_png(state, names), caption
+    async def _commit_move(
+        self,
+        record: GameRecord,
+        transition: Transition,
+        actor: int,
+        *,
+        stand_in: bool = False,
+        texts: Sequence[str] = (),
+    ) -> GameRecord | None:
+        """Save a move with what it owes the chats (one compare-and-set), then deliver."""
+        before = record.state
+        assert before is not None
+        state = transition.state
+        now = self._now()
+        owed = self._owed_after(record, state, actor, transition.events)
+        if texts:
+            owed = dataclasses.replace(owed, texts=(*texts, *owed.texts))
+        misses = dict(record.misses)
+        automatic = list(record.automatic)
+        if not stand_in:
+            misses.pop(actor, None)
+            if actor in automatic:
+                automatic.remove(actor)
+        new = dataclasses.replace(
+            record,
+            state=state,
+            updated_at=now,
+            turn_started_at=now,
+            owed=owed,
+            misses=tuple(sorted(misses.items())),
+            automatic=tuple(automatic),
+            kick_votes=(),
         )
-        if message_id is None:
+        if state.phase is Phase.OVER:
+            new = dataclasses.replace(new, status=Status.FINISHED)
+        if not await self.store.save(new, record.rev):
+            return None
+        new = dataclasses.replace(new, rev=record.rev + 1)
+        if state.phase is Phase.OVER:
+            await self.store.finish(record.game_id, FINISHED_TTL_SECONDS)
+            for uid in state.players:
+                await self.store.remove_user_game(uid, record.game_id)
+        await self._schedule(new, before.version)
+        await self.deliver(record.game_id)
+        return new
+
+    async def _schedule(self, record: GameRecord, previous_version: int | None) -> None:
+        """Replace the deadlines of the previous turn by those of the current one."""
+        if previous_version is not None:
+            await self.deadlines.drop(
+                clocks.Deadline(record.game_id, previous_version, kind, 0).member
+                for kind in clocks.DeadlineKind
+            )
+        state = record.state
+        if state is None or record.status is not Status.PLAYING:
             return
-        old = await self._remember(
-            record.game_id, lambda m: dataclasses.replace(m, board=message_id)
+        player = current_player(state)
+        await self.deadlines.add(
+            clocks.deadlines(
+                record.game_id,
+                state,
+                turn_started_at=record.turn_started_at,
+                limit_hours=record.lobby.turn_limit_hours,
+                automatic=player in record.automatic,
+            )
         )
-        if old is not None and old.board is not None and old.board != message_id:
-            await self.sender.delete(record.chat_id, old.board)
+
+    # ------------------------------------------------------------ delivering (the outbox)
+
+    async def deliver(self, gid: str) -> None:
+        """Send what a game owes, striking each item off once sent; one process at a time."""
+        redis = self.store.redis
+        lease = f"{self.store.prefix}:lease:{{{gid}}}"
+        token = uuid.uuid4().hex
+        if not await redis.set(lease, token, nx=True, px=LEASE_MS):
+            return  # another process delivers; what it leaves the sweeper picks up
+        try:
+            for _ in range(200):
+                record = await self.store.load(gid)
+                if record is None or record.owed.is_empty or record.state is None:
+                    return
+                if not await self._deliver_one(record):
+                    return
+        finally:
+            if await redis.get(lease) in (token, token.encode()):
+                await redis.delete(lease)
+
+    async def _deliver_one(self, record: GameRecord) -> bool:
+        """Deliver the first owed item; False when the group's budget says to wait."""
+        owed = record.owed
+        state = record.state
+        assert state is not None
+        gid, chat = record.game_id, record.chat_id
+        if owed.texts or owed.board_version is not None:
+            wait = await self.budget.take(chat, self.clock())
+            if wait > 0:
+                return False
+        if owed.texts:
+            text = owed.texts[0]
+            sent = await self.sender.group_text(chat, record.thread_id, text)
+            if sent is None and await self._flooded(chat):
+                return False
+            await self._strike(gid, lambda r: dataclasses.replace(r, owed=text_sent(r.owed, text)))
+            return True
+        if owed.board_version is not None:
+            lines = owed.board_lines
+            names = presenter.names_of(record)
+            caption = presenter.board_caption(state, names, record.language, lines)
+            posted = await self.sender.group_photo(
+                chat, record.thread_id, board_png(state, names), caption
+            )
+            if posted is None and await self._flooded(chat):
+                return False
+            version = state.version
+
+            def done(r: GameRecord) -> GameRecord:
+                messages = r.messages
+                if posted is not None:
+                    messages = dataclasses.replace(messages, board=posted)
+                return dataclasses.replace(
+                    r, owed=board_posted(r.owed, version, lines), messages=messages
+                )
+
+            old = await self._strike(gid, done)
+            previous = old.messages.board if old is not None else None
+            if posted is not None and previous is not None and previous != posted:
+                await self.sender.delete(chat, previous)
+            return True
+        for fresh, users in ((True, owed.fresh), (False, owed.edits)):
+            if users:
+                user = users[0]
+                await self._refresh_private(record, user, new_message=fresh)
+                await self._strike(gid, _private_done(user, fresh))
+                return True
+        return True
+
+    async def _flooded(self, chat: int) -> bool:
+        """After a refused send: if Telegram said 429, hold the chat's budget and say so."""
+        retry_after = self.sender.take_retry_after()
+        if retry_after is None:
+            return False
+        await self.budget.hold(chat, self.clock(), retry_after)
+        return True
+
+    async def _strike(
+        self, gid: str, change: Callable[[GameRecord], GameRecord]
+    ) -> GameRecord | None:
+        """Apply a delivery change to the latest record (retrying); the record before it."""
+        for _ in range(SAVE_RETRIES):
+            record = await self.store.load(gid)
+            if record is None:
+                return None
+            if await self.store.save(change(record), record.rev):
+                return record
+        log.warning("could not strike off a delivery of %s", gid)
+        return None
+
+    async def sweep(self) -> None:
+        """Serve due deadlines and deliver whatever any game still owes (run periodically)."""
+        for member in await self.deadlines.claim_due(self.clock()):
+            try:
+                await self.handle_deadline(member)
+            except Exception:
+                log.exception("deadline %s failed", member)
+        for gid in await self.store.owing_games():
+            await self.deliver(gid)
+
+    # ------------------------------------------------------------ turn clocks
+
+    async def handle_deadline(self, member: str) -> None:
+        """A reminder or a timeout of a turn; stale ones (the turn was played) do nothing."""
+        parsed = clocks.parse_member(member)
+        if parsed is None:
+            return
+        gid, version, kind = parsed
+        for _ in range(SAVE_RETRIES):
+            record = await self.store.load(gid)
+            if record is None or record.state is None or record.status is not Status.PLAYING:
+                return
+            state = record.state
+            player = current_player(state)
+            if state.version != version or player is None:
+                return
+            lang = self._player_language(record, player)
+            names = presenter.names_of(record)
+            if kind is clocks.DeadlineKind.REMIND:
+                left = max(
+                    0,
+                    record.turn_started_at
+                    + 3600 * (record.lobby.turn_limit_hours or 0)
+                    - self._now(),
+                )
+                await self.sender.private_text(
+                    player,
+                    t(
+                        lang,
+                        "turn.reminder",
+                        chat=presenter.escape_text(record.title),
+                        time=presenter.duration(lang, left),
+                    ),
+                )
+                return
+            move = clocks.stand_in_move(state, player)
+            if move is None:
+                return
+            transition = apply(state, player, move)
+            texts: list[str] = []
+            misses = dict(record.misses)
+            automatic = list(record.automatic)
+            name = presenter.mention(player, names.get(player, str(player)))
+            if player not in automatic:
+                misses[player] = misses.get(player, 0) + 1
+                texts.append(t(record.language, "status.away", name=name))
+                if misses[player] >= clocks.MISSES_FOR_AUTO:
+                    automatic.append(player)
+                    texts.append(t(record.language, "status.auto", name=name))
+            updated = dataclasses.replace(
+                record, misses=tuple(sorted(misses.items())), automatic=tuple(automatic)
+            )
+            if await self._commit_move(updated, transition, player, stand_in=True, texts=texts):
+                return
 
     async def _remember(
         self, gid: str, change: Callable[[MessageIds], MessageIds]
@@ -740,6 +961,8 @@ class GameService:
             return
         message_id = await self.sender.private_photo(user_id, png, caption, keyboard)
         if message_id is None:
+            if not new_message:
+                return  # only a player's turn is worth a notice in the group
             await self.sender.group_text(
                 record.chat_id,
                 record.thread_id,
@@ -754,6 +977,15 @@ class GameService:
         previous = old.hand_of(user_id) if old is not None else None
         if previous is not None and previous != message_id:
             await self.sender.delete(user_id, previous)
+
+
+def _private_done(user: int, fresh: bool) -> Callable[[GameRecord], GameRecord]:
+    """The change striking a player's live message off what a game owes."""
+
+    def change(record: GameRecord) -> GameRecord:
+        return dataclasses.replace(record, owed=private_sent(record.owed, user, fresh=fresh))
+
+    return change
 
 
 def _lobby_setting(lobby: Lobby, command: GameCommand) -> Lobby:

@@ -9,6 +9,11 @@ Keys (`<p>` is the store's prefix, `sab` by default):
 | `<p>:user:<user id>:games` | SET | the ids of a user's active games |
 | `<p>:user:<user id>` | HASH | a user's settings: `lang` |
 | `<p>:group:<chat id>` | HASH | a group's settings: `lang` |
+| `<p>:outbox` | SET | games whose record owes announcements (kept by the save script) |
+| `<p>:deadlines` | ZSET | turn deadlines (`tgbot.scheduler`) |
+| `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
+| `<p>:update:<update id>` | STRING | a handled update id, for a day (`tgbot.dedupe`) |
+| `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |
 
 The braces in the game key are a Redis Cluster hash tag. `rev` is the record's revision: 1
 after `create`, bumped by every successful `save` (a Lua compare-and-set), unrelated to the
@@ -49,6 +54,7 @@ from engine import Edition, GameState, GoldRule, Options, from_json, to_json
 
 from .callback import GameId, is_game_id
 from .i18n import Language
+from .outbox import Owed
 
 SCHEMA = 1
 T = TypeVar("T")
@@ -68,10 +74,12 @@ for i = 4, #KEYS do redis.call('SADD', KEYS[i], ARGV[1]) end
 return {1, ''}
 """
 
-# KEYS: game. ARGV: expected rev, new rev, doc.
+# KEYS: game, outbox index. ARGV: expected rev, new rev, doc, game id, "1" if it owes messages.
 _SAVE = """
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'doc', ARGV[3])
+if ARGV[5] == '1' then redis.call('SADD', KEYS[2], ARGV[4])
+else redis.call('SREM', KEYS[2], ARGV[4]) end
 return 1
 """
 
@@ -185,6 +193,11 @@ class GameRecord:
     messages: MessageIds = field(default_factory=MessageIds)
     title: str = ""  # the group's title, shown in private messages
     creator_name: str = ""  # shown in the lobby even if the creator does not join
+    owed: Owed = field(default_factory=Owed)  # announcements not delivered yet (outbox)
+    turn_started_at: int = 0  # when the current turn began (turn clocks)
+    misses: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
+    automatic: tuple[int, ...] = ()  # players the game plays for until they act again
+    kick_votes: tuple[int, ...] = ()  # voters to play for the current player now
     rev: int = 0
 
     @property
@@ -212,6 +225,17 @@ def record_to_json(record: GameRecord) -> str:
         "lang": record.language.value,
         "creator": record.creator_id,
         "creator_name": record.creator_name,
+        "owed": {
+            "texts": list(record.owed.texts),
+            "board_lines": list(record.owed.board_lines),
+            "board_version": record.owed.board_version,
+            "fresh": list(record.owed.fresh),
+            "edits": list(record.owed.edits),
+        },
+        "turn_started_at": record.turn_started_at,
+        "misses": [[u, n] for u, n in record.misses],
+        "automatic": list(record.automatic),
+        "kick_votes": list(record.kick_votes),
         "created_at": record.created_at,
         "updated_at": record.updated_at,
         "lobby": {
@@ -274,6 +298,19 @@ def _hand(pair: object) -> tuple[int, int]:
     return _int(items[0], "hand user"), _int(items[1], "hand message")
 
 
+def _owed(value: object) -> Owed:
+    if value is None:
+        return Owed()
+    doc = _obj(value, "owed")
+    return Owed(
+        texts=tuple(_str(x, "owed.texts[]") for x in _list(doc["texts"], "owed.texts")),
+        board_lines=tuple(_str(x, "owed.lines[]") for x in _list(doc["board_lines"], "lines")),
+        board_version=_opt_int(doc["board_version"], "owed.board_version"),
+        fresh=tuple(_int(x, "owed.fresh[]") for x in _list(doc["fresh"], "owed.fresh")),
+        edits=tuple(_int(x, "owed.edits[]") for x in _list(doc["edits"], "owed.edits")),
+    )
+
+
 def record_from_json(text: str | bytes, rev: int) -> GameRecord:
     """Read a `doc` written by `record_to_json`; raises CorruptRecordError on anything else."""
     try:
@@ -294,6 +331,14 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
             language=Language(_str(doc["lang"], "lang")),
             creator_id=_int(doc["creator"], "creator"),
             creator_name=_str(doc.get("creator_name", ""), "creator_name"),
+            owed=_owed(doc.get("owed")),
+            turn_started_at=_int(doc.get("turn_started_at", 0), "turn_started_at"),
+            misses=tuple(
+                (_int(u, "misses user"), _int(n, "misses count"))
+                for u, n in _list(doc.get("misses", []), "misses")
+            ),
+            automatic=tuple(_int(u, "automatic") for u in _list(doc.get("automatic", []), "a")),
+            kick_votes=tuple(_int(u, "kick_votes") for u in _list(doc.get("kick_votes", []), "k")),
             created_at=_int(doc["created_at"], "created_at"),
             updated_at=_int(doc["updated_at"], "updated_at"),
             status=Status(_str(doc["status"], "status")),
@@ -361,6 +406,15 @@ class GameStore:
         """The key holding the active game of a chat or forum topic."""
         return f"{self.prefix}:chat:{chat_id}:{'-' if thread_id is None else thread_id}"
 
+    def outbox_key(self) -> str:
+        """The key of the set of games that owe announcements (see tgbot.outbox)."""
+        return f"{self.prefix}:outbox"
+
+    async def owing_games(self) -> tuple[GameId, ...]:
+        """The ids of games with announcements not delivered yet."""
+        members = await _done(self.redis.smembers(self.outbox_key()))
+        return tuple(sorted(_text(m) for m in members))
+
     def user_games_key(self, user_id: int) -> str:
         """The key of the set of a user's active games."""
         return f"{self.prefix}:user:{user_id}:games"
@@ -424,8 +478,10 @@ class GameStore:
         the caller reloads and decides again. The record's own `rev` field is not used.
         """
         doc = record_to_json(replace(record, rev=expected_rev + 1))
-        keys = [self.game_key(record.game_id)]
-        done = await self._save(keys=keys, args=[expected_rev, expected_rev + 1, doc])
+        keys = [self.game_key(record.game_id), self.outbox_key()]
+        owes = "0" if record.owed.is_empty else "1"
+        args: list[str | int] = [expected_rev, expected_rev + 1, doc, record.game_id, owes]
+        done = await self._save(keys=keys, args=args)
         return bool(done == 1)
 
     async def finish(self, game_id: GameId, ttl_seconds: int) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ChatMemberStatus, ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from .callback import encode
 from .menus import Button
@@ -38,6 +39,12 @@ def markup(keyboard: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup 
     return InlineKeyboardMarkup(rows)
 
 
+def _seconds(value: object) -> float:
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    return float(value) if isinstance(value, int | float) else 1.0
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -47,20 +54,46 @@ class Sender:
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        self._retry_after: float | None = None
+        self.migrations: dict[int, int] = {}  # group id -> its supergroup's id, as Telegram said
+
+    def take_retry_after(self) -> float | None:
+        """The retry_after of the last refused group send, if Telegram said 429 (then cleared)."""
+        value, self._retry_after = self._retry_after, None
+        return value
 
     @property
     def username(self) -> str:
         """The bot's @username (for deep links)."""
         return self.bot.username
 
-    async def _call(self, what: str, make: Callable[[], Awaitable[object]]) -> object | None:
-        """Run a Bot API call; wait once on flood control; None on a refusal."""
+    async def _call(
+        self,
+        what: str,
+        make: Callable[[], Awaitable[object]],
+        *,
+        wait: bool = True,
+        chat_id: int | None = None,
+    ) -> object | None:
+        """Run a Bot API call; None on a refusal.
+
+        On flood control a private call waits once (briefly); a group call does not wait: it
+        records retry_after for the caller, who keeps the announcement owed.
+        """
         for attempt in (1, 2):
             try:
                 result: object = await make()
                 return result
+            except ChatMigrated as err:
+                if chat_id is not None:
+                    self.migrations[chat_id] = int(err.new_chat_id)
+                log.info("%s: the group moved to %s", what, err.new_chat_id)
+                return None
             except RetryAfter as err:
-                delay = float(getattr(err, "retry_after", 1))
+                delay = _seconds(err.retry_after)
+                if not wait:
+                    self._retry_after = delay
+                    return None
                 if attempt == 2 or delay > MAX_RETRY_AFTER:
                     log.warning("%s: flood control, giving up (%s s)", what, delay)
                     return None
@@ -95,6 +128,8 @@ class Sender:
                 message_thread_id=thread_id,
                 reply_markup=markup(keyboard),
             ),
+            wait=False,
+            chat_id=chat_id,
         )
         return getattr(message, "message_id", None)
 
@@ -111,6 +146,8 @@ class Sender:
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
             ),
+            wait=False,
+            chat_id=chat_id,
         )
         return getattr(message, "message_id", None)
 
