@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -19,7 +21,22 @@ from .service import GameService
 from .store import GameStore
 from .telegram_io import Sender
 
-COMMANDS = ("new", "join", "leave", "start", "board", "status", "cancel", "rules", "help", "lang")
+log = logging.getLogger(__name__)
+
+COMMANDS = (
+    "new",
+    "join",
+    "leave",
+    "start",
+    "board",
+    "status",
+    "kick",
+    "cancel",
+    "rules",
+    "help",
+    "lang",
+)
+SWEEP_SECONDS = 2.0  # how often deadlines are served and owed announcements retried
 
 
 def build_application(
@@ -39,6 +56,7 @@ def build_application(
         .base_url(config.base_url)
         .base_file_url(config.base_file_url)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
         .build()
     )
@@ -86,6 +104,24 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         commands = [BotCommand(c, t(lang, f"command.{c}")) for c in COMMANDS]
         code = None if lang is default else lang.value
         await app.bot.set_my_commands(commands, language_code=code)
+    app.bot_data["sweeper"] = asyncio.create_task(_sweep_forever(app.bot_data["service"]))
+
+
+async def _sweep_forever(service: GameService) -> None:
+    """Serve deadlines and deliver owed announcements: at start (a crashed process may have
+    left some), then every SWEEP_SECONDS."""
+    while True:
+        try:
+            await service.sweep()
+        except Exception:
+            log.exception("sweep failed")
+        await asyncio.sleep(SWEEP_SECONDS)
+
+
+async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
+    task = app.bot_data.pop("sweeper", None)
+    if task is not None:
+        task.cancel()
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

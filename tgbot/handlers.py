@@ -5,14 +5,17 @@ from __future__ import annotations
 import logging
 from html import escape
 
-from telegram import Chat, Message, Update, User
+from telegram import Chat, ChatMember, Message, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import (
     Application,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -64,6 +67,7 @@ class Handlers:
             "board": self.board,
             "status": self.status,
             "cancel": self.cancel,
+            "kick": self.kick,
         }
         for name, callback in group_commands.items():
             app.add_handler(CommandHandler(name, callback, filters=GROUPS))
@@ -78,6 +82,9 @@ class Handlers:
                 filters=PRIVATE,
             )
         )
+        app.add_handler(TypeHandler(Update, self.once), group=-1)
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.migrated))
+        app.add_handler(ChatMemberHandler(self.membership, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_handler(CallbackQueryHandler(self.button))
         app.add_handler(MessageHandler(filters.COMMAND & PRIVATE, self.unknown))
         app.add_error_handler(self.error)
@@ -137,6 +144,35 @@ class Handlers:
         if message and user:
             is_admin = await self.service.sender.is_admin(message.chat.id, user.id)
             await self.service.cancel_command(place_of(message), person_of(user), is_admin)
+
+    async def once(self, update: Update, context: Context) -> None:
+        """Handle each update id once, even if Telegram delivers it again (to any process)."""
+        if not await self.service.ledger.claim(update.update_id):
+            log.info("update %s was already handled", update.update_id)
+            raise ApplicationHandlerStop
+
+    async def kick(self, update: Update, context: Context) -> None:
+        """/kick: let the game play for the player it waits for (admin, or a vote)."""
+        message, user = update.effective_message, update.effective_user
+        if message and user:
+            is_admin = await self.service.sender.is_admin(message.chat.id, user.id)
+            text = await self.service.kick(place_of(message), person_of(user), is_admin)
+            if text:
+                await message.reply_html(text, do_quote=False)
+
+    async def migrated(self, update: Update, context: Context) -> None:
+        """A group became a supergroup: move its game along."""
+        message = update.effective_message
+        if message and message.migrate_to_chat_id:
+            await self.service.migrate(message.chat.id, message.migrate_to_chat_id)
+
+    async def membership(self, update: Update, context: Context) -> None:
+        """The bot was removed from a group: end its games there cleanly."""
+        change = update.my_chat_member
+        if change is None or change.chat.type == Chat.PRIVATE:
+            return
+        if change.new_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED):
+            await self.service.bot_removed(change.chat.id)
 
     async def help(self, update: Update, context: Context) -> None:
         """/help."""

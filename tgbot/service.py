@@ -59,6 +59,7 @@ from .callback import (
     parse_start_payload,
     start_link,
 )
+from .dedupe import UpdateLedger
 from .i18n import Language, t
 from .outbox import Owed, board_posted, owe, private_sent, text_sent
 from .pictures import board_png, screen_png
@@ -129,6 +130,7 @@ class GameService:
         self.ids = ids
         self.default_language = default_language
         self.deadlines = DeadlineIndex(store.redis, prefix=store.prefix)
+        self.ledger = UpdateLedger(store.redis, prefix=store.prefix)
         self.budget = ChatBudget(store.redis, prefix=store.prefix)
 
     # ------------------------------------------------------------ languages
@@ -813,7 +815,12 @@ class GameService:
         return True
 
     async def _flooded(self, chat: int) -> bool:
-        """After a refused send: if Telegram said 429, hold the chat's budget and say so."""
+        """After a refused group send: a moved group is followed, a 429 holds the chat's budget;
+        True when the send should be tried again later rather than dropped."""
+        moved = self.sender.migrations.pop(chat, None)
+        if moved is not None:
+            await self.migrate(chat, moved)
+            return True
         retry_after = self.sender.take_retry_after()
         if retry_after is None:
             return False
@@ -842,6 +849,83 @@ class GameService:
                 log.exception("deadline %s failed", member)
         for gid in await self.store.owing_games():
             await self.deliver(gid)
+
+    # ------------------------------------------------------------ absent players, moved groups
+
+    async def kick(self, place: Place, person: Person, is_admin: bool) -> str:
+        """/kick: an admin, or a majority of the other players, lets the game play for the
+        player it waits for (from now until they act again); the reply, or "" when done."""
+        lang = await self.group_language(place.chat_id)
+        for _ in range(SAVE_RETRIES):
+            record = await self._active(place)
+            if record is None or record.state is None or record.status is not Status.PLAYING:
+                return t(lang, "lobby.no_game")
+            state = record.state
+            player = current_player(state)
+            if player is None:
+                return t(lang, "kick.nobody")
+            names = presenter.names_of(record)
+            target = presenter.mention(player, names.get(player, str(player)))
+            if person.user_id == player:
+                return t(lang, "kick.self")
+            if not is_admin:
+                if person.user_id not in state.players:
+                    return t(lang, "kick.not_player")
+                if person.user_id in record.kick_votes:
+                    return t(lang, "kick.already")
+                votes = (*record.kick_votes, person.user_id)
+                needed = (len(state.players) - 1) // 2 + 1
+                if len(votes) < needed:
+                    if await self.store.save(
+                        dataclasses.replace(record, kick_votes=votes), record.rev
+                    ):
+                        return t(
+                            lang,
+                            "kick.voted",
+                            name=presenter.escape_text(person.name),
+                            target=target,
+                            votes=len(votes),
+                            needed=needed,
+                        )
+                    continue
+            move = clocks.stand_in_move(state, player)
+            if move is None:
+                return t(lang, "kick.nobody")
+            updated = dataclasses.replace(
+                record, automatic=(*[u for u in record.automatic if u != player], player)
+            )
+            text = t(record.language, "kick.done", name=target)
+            if await self._commit_move(
+                updated, apply(state, player, move), player, stand_in=True, texts=[text]
+            ):
+                return ""
+        return t(lang, "toast.busy")
+
+    async def migrate(self, old_chat: int, new_chat: int) -> None:
+        """A group was upgraded to a supergroup: its games follow to the new chat id."""
+        for gid in await self.store.chat_games(old_chat):
+            record = await self._change(gid, lambda r: dataclasses.replace(r, chat_id=new_chat))
+            if record is not None:
+                await self.store.move_chat(gid, old_chat, new_chat, record.thread_id)
+                await self.deliver(gid)
+
+    async def bot_removed(self, chat_id: int) -> None:
+        """The bot was removed from a group: its games end cleanly and the players are told."""
+        for gid in await self.store.chat_games(chat_id):
+            record = await self._change(
+                gid,
+                lambda r: dataclasses.replace(
+                    r, status=Status.CANCELLED, owed=Owed(), updated_at=self._now()
+                ),
+            )
+            if record is None:
+                continue
+            await self.store.finish(gid, FINISHED_TTL_SECONDS)
+            for uid in record.player_ids:
+                await self.store.remove_user_game(uid, gid)
+                lang = self._player_language(record, uid)
+                chat = presenter.escape_text(record.title)
+                await self.sender.private_text(uid, t(lang, "game.bot_removed", chat=chat))
 
     # ------------------------------------------------------------ turn clocks
 

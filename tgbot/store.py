@@ -522,6 +522,20 @@ class GameStore:
         raw = await self.redis.get(self.chat_key(chat_id, thread_id))
         return None if raw is None else _text(raw)
 
+    async def chat_games(self, chat_id: int) -> tuple[GameId, ...]:
+        """The active games of a chat, in any of its forum topics."""
+        pattern = f"{self.prefix}:chat:{chat_id}:*"
+        keys = [k async for k in self.redis.scan_iter(match=pattern, count=200)]
+        values = [await self.redis.get(k) for k in keys]
+        return tuple(sorted(_text(v) for v in values if v is not None))
+
+    async def move_chat(self, game_id: GameId, old: int, new: int, thread_id: int | None) -> None:
+        """A group became a supergroup: its active game now lives under the new chat id."""
+        await self.redis.set(self.chat_key(new, thread_id), game_id)
+        old_key = self.chat_key(old, thread_id)
+        if await self.redis.get(old_key) in (game_id, game_id.encode()):
+            await self.redis.delete(old_key)
+
     async def user_games(self, user_id: int) -> tuple[GameId, ...]:
         """The ids of a user's active games, sorted."""
         members = await _done(self.redis.smembers(self.user_games_key(user_id)))
