@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ -e /usr/share/fonts/truetype/nanum/NanumGothic.ttf ] || need+=(fonts-nanum)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)  # the sandbox's browser test
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

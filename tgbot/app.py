@@ -14,6 +14,7 @@ from telegram import Bot, BotCommand
 from telegram.error import InvalidToken
 from telegram.ext import Application, ApplicationBuilder
 
+from .budget import ChatBudget
 from .config import Config, ConfigError, redacted_url
 from .handlers import Handlers
 from .i18n import Language, t
@@ -62,9 +63,8 @@ def build_application(
     )
     client = redis if redis is not None else Redis.from_url(config.redis_url)
     store = GameStore(client, prefix=prefix)
-    service = GameService(
-        store, Sender(app.bot), clock=clock, seeds=seeds, default_language=config.language
-    )
+    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock)
+    service = GameService(store, sender, clock=clock, seeds=seeds, default_language=config.language)
     Handlers(service).install(app)
     app.bot_data["redis"] = client
     app.bot_data["owns_redis"] = redis is None

@@ -35,6 +35,7 @@ from .callback import (
     GameId,
     LeaveGame,
     SetEdition,
+    SetTurnLimit,
     StartGame,
     ToggleVariant,
     Variant,
@@ -174,11 +175,23 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
                 ToggleVariant(g, rev, Variant.GREEDY_DWARF),
             ),
         ),
+        tuple(
+            Button(
+                t(lang, "button.turn_limit_hours", mark=mark(lobby.turn_limit_hours == h), hours=h)
+                if h is not None
+                else t(lang, "button.turn_limit_none", mark=mark(lobby.turn_limit_hours is None)),
+                SetTurnLimit(g, rev, h),
+            )
+            for h in TURN_LIMIT_CHOICES
+        ),
         (
             Button(t(lang, "button.start"), StartGame(g, rev)),
             Button(t(lang, "button.cancel"), CancelGame(g, rev)),
         ),
     )
+
+
+TURN_LIMIT_CHOICES: tuple[int | None, ...] = (1, 12, 24, 72, None)
 
 
 # ---------------------------------------------------------------- the board post

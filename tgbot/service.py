@@ -36,7 +36,6 @@ from engine.events import (
 from engine.model import GoldRule
 
 from . import clocks, menus, presenter
-from .budget import ChatBudget
 from .callback import (
     Back,
     CancelGame,
@@ -131,7 +130,6 @@ class GameService:
         self.default_language = default_language
         self.deadlines = DeadlineIndex(store.redis, prefix=store.prefix)
         self.ledger = UpdateLedger(store.redis, prefix=store.prefix)
-        self.budget = ChatBudget(store.redis, prefix=store.prefix)
 
     # ------------------------------------------------------------ languages
 
@@ -300,8 +298,12 @@ class GameService:
                 else "?",
             )
         ]
-        if record.lobby.turn_limit_hours is None:
+        limit = record.lobby.turn_limit_hours
+        if limit is None:
             lines.append(t(lang, "status.no_limit"))
+        else:
+            left = record.turn_started_at + 3600 * limit - self._now()
+            lines.append(t(lang, "status.time_left", time=presenter.duration(lang, max(0, left))))
         return "\n".join(lines)
 
     async def set_group_language(self, chat_id: int, lang: Language) -> None:
@@ -755,34 +757,38 @@ class GameService:
         if not await redis.set(lease, token, nx=True, px=LEASE_MS):
             return  # another process delivers; what it leaves the sweeper picks up
         try:
+            group_open = True
             for _ in range(200):
                 record = await self.store.load(gid)
                 if record is None or record.owed.is_empty or record.state is None:
                     return
-                if not await self._deliver_one(record):
+                step = await self._deliver_one(record, group_open=group_open)
+                if step is None:
+                    group_open = False  # the group must wait; private messages need not
+                elif not step:
                     return
         finally:
             if await redis.get(lease) in (token, token.encode()):
                 await redis.delete(lease)
 
-    async def _deliver_one(self, record: GameRecord) -> bool:
-        """Deliver the first owed item; False when the group's budget says to wait."""
+    async def _deliver_one(self, record: GameRecord, *, group_open: bool) -> bool | None:
+        """Deliver the first owed item: group texts, then the board, then private messages.
+
+        True after progress; None when the group must wait (its budget is spent) and the group
+        items were skipped; False when nothing can be delivered now.
+        """
         owed = record.owed
         state = record.state
         assert state is not None
         gid, chat = record.game_id, record.chat_id
-        if owed.texts or owed.board_version is not None:
-            wait = await self.budget.take(chat, self.clock())
-            if wait > 0:
-                return False
-        if owed.texts:
+        if group_open and owed.texts:
             text = owed.texts[0]
             sent = await self.sender.group_text(chat, record.thread_id, text)
             if sent is None and await self._flooded(chat):
-                return False
+                return None
             await self._strike(gid, lambda r: dataclasses.replace(r, owed=text_sent(r.owed, text)))
             return True
-        if owed.board_version is not None:
+        if group_open and owed.board_version is not None:
             lines = owed.board_lines
             names = presenter.names_of(record)
             caption = presenter.board_caption(state, names, record.language, lines)
@@ -790,7 +796,7 @@ class GameService:
                 chat, record.thread_id, board_png(state, names), caption
             )
             if posted is None and await self._flooded(chat):
-                return False
+                return None
             version = state.version
 
             def done(r: GameRecord) -> GameRecord:
@@ -812,20 +818,17 @@ class GameService:
                 await self._refresh_private(record, user, new_message=fresh)
                 await self._strike(gid, _private_done(user, fresh))
                 return True
-        return True
+        return False
 
     async def _flooded(self, chat: int) -> bool:
-        """After a refused group send: a moved group is followed, a 429 holds the chat's budget;
-        True when the send should be tried again later rather than dropped."""
+        """After a refused group send: True when it should be tried again later (the group's
+        budget is spent, or Telegram said 429, or the group moved and is followed) rather than
+        dropped."""
         moved = self.sender.migrations.pop(chat, None)
         if moved is not None:
             await self.migrate(chat, moved)
             return True
-        retry_after = self.sender.take_retry_after()
-        if retry_after is None:
-            return False
-        await self.budget.hold(chat, self.clock(), retry_after)
-        return True
+        return self.sender.take_retry_after() is not None
 
     async def _strike(
         self, gid: str, change: Callable[[GameRecord], GameRecord]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 
@@ -11,6 +12,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMedia
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
+from .budget import ChatBudget
 from .callback import encode
 from .menus import Button
 
@@ -52,10 +54,28 @@ def _clip(text: str, limit: int) -> str:
 class Sender:
     """The bot's outgoing calls; each returns None/False instead of raising on Telegram errors."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        budget: ChatBudget | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.bot = bot
+        self.budget = budget
+        self.clock = clock
         self._retry_after: float | None = None
         self.migrations: dict[int, int] = {}  # group id -> its supergroup's id, as Telegram said
+
+    async def _spend(self, chat_id: int) -> bool:
+        """Take one send from the group's budget; False (and a retry_after) when it is spent."""
+        if self.budget is None:
+            return True
+        wait = await self.budget.take(chat_id, self.clock())
+        if wait > 0:
+            self._retry_after = wait
+            log.info("group %s: budget spent for %.0f s", chat_id, wait)
+            return False
+        return True
 
     def take_retry_after(self) -> float | None:
         """The retry_after of the last refused group send, if Telegram said 429 (then cleared)."""
@@ -93,6 +113,8 @@ class Sender:
                 delay = _seconds(err.retry_after)
                 if not wait:
                     self._retry_after = delay
+                    if self.budget is not None and chat_id is not None:
+                        await self.budget.hold(chat_id, self.clock(), delay)
                     return None
                 if attempt == 2 or delay > MAX_RETRY_AFTER:
                     log.warning("%s: flood control, giving up (%s s)", what, delay)
@@ -118,7 +140,12 @@ class Sender:
         text: str,
         keyboard: Sequence[Sequence[Button]] | None = None,
     ) -> int | None:
-        """Send an HTML text to a group (in its topic); the new message id."""
+        """Send an HTML text to a group (in its topic); the new message id.
+
+        None when the group's budget is spent or Telegram refuses (see take_retry_after).
+        """
+        if not await self._spend(chat_id):
+            return None
         message = await self._call(
             "sendMessage",
             lambda: self.bot.send_message(
@@ -136,7 +163,9 @@ class Sender:
     async def group_photo(
         self, chat_id: int, thread_id: int | None, png: bytes, caption: str
     ) -> int | None:
-        """Send a photo with an HTML caption to a group; the new message id."""
+        """Send a photo with an HTML caption to a group; the new message id (None as above)."""
+        if not await self._spend(chat_id):
+            return None
         message = await self._call(
             "sendPhoto",
             lambda: self.bot.send_photo(

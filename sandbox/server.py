@@ -1,0 +1,191 @@
+"""`saboteur-bot sandbox [--port N]`: the real bot, the Bot API emulator and a page on localhost.
+
+One asyncio process: the emulator's aiohttp server (which also serves the page and its JSON
+routes under `/_sandbox/`), the bot's python-telegram-bot Application long-polling it, and the
+store (Redis at REDIS_URL, or fakeredis in-process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import os
+import signal
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from redis.exceptions import RedisError
+from telegram.ext import Application
+
+from emulator.errors import SimulationError
+from emulator.server import BotApiEmulator
+from emulator.state import EmulatorState
+from tgbot.app import build_application
+from tgbot.config import Config, ConfigError, load_config
+
+from .store import SandboxStore, open_store
+from .table import Table
+
+DEFAULT_PORT = 8080
+HOST = "127.0.0.1"
+STATIC_DIR = Path(__file__).with_name("static")
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+# The sandbox reads only these two; a bot's token or webhook settings are no business of it.
+SANDBOX_VARIABLES = ("REDIS_URL", "BOT_LANGUAGE")
+
+
+class SandboxEmulator(BotApiEmulator):
+    """The Bot API emulator, plus the page and the `/_sandbox/` routes on the same port."""
+
+    table: Table | None = None
+
+    def make_app(self) -> web.Application:
+        """The emulator's routes and the page's."""
+        app = super().make_app()
+        app.router.add_get("/", self._index)
+        app.router.add_static("/static/", STATIC_DIR)
+        app.router.add_get("/_sandbox/view", self._view)
+        app.router.add_post("/_sandbox/seats", self._add_seat)
+        return app
+
+    async def _index(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    def _table(self) -> Table:
+        if self.table is None:
+            raise web.HTTPServiceUnavailable(text="the sandbox is starting")
+        return self.table
+
+    async def _view(self, request: web.Request) -> web.Response:
+        return web.json_response({"ok": True, "result": self._table().view()})
+
+    async def _add_seat(self, request: web.Request) -> web.Response:
+        try:
+            body: Any = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return web.json_response({"ok": False, "error": "send a JSON object"}, status=400)
+        name, language = body.get("name"), body.get("language", "ko")
+        try:
+            if not isinstance(name, str) or not isinstance(language, str):
+                raise SimulationError("name and language must be strings")
+            seat = self._table().add_seat(name, language)
+        except SimulationError as error:
+            return web.json_response({"ok": False, "error": str(error)}, status=400)
+        return web.json_response({"ok": True, "result": seat})
+
+
+class Sandbox:
+    """The emulator with the page, the real bot polling it, and the store, started together."""
+
+    def __init__(self, config: Config, store: SandboxStore, *, port: int = DEFAULT_PORT) -> None:
+        self.config = config
+        self.store = store
+        self.emulator = SandboxEmulator(EmulatorState(), host=HOST, port=port)
+        self.app: Application | None = None  # type: ignore[type-arg]
+
+    @property
+    def url(self) -> str:
+        """The page's address."""
+        return f"{self.emulator.url}/"
+
+    async def start(self) -> None:
+        """Serve the emulator and the page, start the bot, then open the sandbox group."""
+        await self.emulator.start()
+        try:
+            config = dataclasses.replace(
+                self.config, token=self.emulator.state.token, api_url=self.emulator.url
+            )
+            self.app = build_application(config, redis=self.store.client, prefix=self.store.prefix)
+            await self.app.initialize()
+            if self.app.post_init is not None:
+                await self.app.post_init(self.app)  # run_polling would call it: ping, commands
+            await self.app.start()
+            assert self.app.updater is not None
+            await self.app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        except BaseException:
+            await self.stop()
+            raise
+        state = self.emulator.state
+        self.emulator.table = Table.open(
+            state, store=self.store.announcement, is_embedded=self.store.is_embedded
+        )
+
+    async def stop(self) -> None:
+        """Stop the bot, then the emulator; forget this run's keys and close the store."""
+        app, self.app = self.app, None
+        if app is not None:
+            if app.updater is not None and app.updater.running:
+                await app.updater.stop()
+            if app.running:
+                await app.stop()
+            await app.shutdown()
+            if app.post_shutdown is not None:
+                await app.post_shutdown(app)
+        await self.emulator.stop()
+        with contextlib.suppress(Exception):
+            await self.store.forget()
+        await self.store.client.aclose()
+
+
+def sandbox_config(environ: Mapping[str, str]) -> Config:
+    """The bot's settings for the sandbox: BOT_LANGUAGE and REDIS_URL checked, nothing else."""
+    wanted = {name: environ[name] for name in SANDBOX_VARIABLES if name in environ}
+    return load_config(wanted, require_token=False)
+
+
+async def serve(port: int, environ: Mapping[str, str]) -> None:
+    """Run the sandbox until Ctrl-C or SIGTERM."""
+    config = sandbox_config(environ)
+    redis_url = (environ.get("REDIS_URL") or "").strip() or None
+    store = open_store(config.redis_url if redis_url else None)
+    print(store.announcement, flush=True)
+    sandbox = Sandbox(config, store, port=port)
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGTERM, stopping.set)
+    await sandbox.start()
+    try:
+        print(f"Sandbox ready: open {sandbox.url} in a browser (Ctrl-C stops it).", flush=True)
+        await stopping.wait()
+    finally:
+        print("Stopping the sandbox...", flush=True)
+        await sandbox.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse `[--port N]`, then serve until interrupted."""
+    parser = argparse.ArgumentParser(
+        prog="saboteur-bot sandbox",
+        description="Play Saboteur offline in a browser: the real bot against a local Telegram.",
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help="port of the page (0: any free one)"
+    )
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=os.environ.get("LOG_LEVEL", "WARNING"),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        asyncio.run(serve(args.port, os.environ))
+    except KeyboardInterrupt:
+        pass
+    except ConfigError as err:
+        print(f"saboteur-bot sandbox: configuration error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except RedisError as err:
+        print(f"saboteur-bot sandbox: cannot use REDIS_URL: {err}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except OSError as err:
+        print(f"saboteur-bot sandbox: cannot start: {err} (another --port?)", file=sys.stderr)
+        raise SystemExit(1) from None

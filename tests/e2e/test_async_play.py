@@ -1,0 +1,229 @@
+"""Async play and Telegram realities, in process (issue 6): turn clocks, /kick, flood control,
+a group upgraded to a supergroup, the bot removed, a player who blocked the bot."""
+
+from __future__ import annotations
+
+from emulator import User
+from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO
+from tgbot.i18n import Language, t
+from tgbot.service import GameService
+
+from . import driver
+from .driver import Driver
+from .games import live_hand, loaded, reach_confirm, start_game, state_of, to_act
+from .harness import World, shown
+
+HOUR = 3600.0
+LANG = Language.KO
+
+
+def service(world: World) -> GameService:
+    """The running bot's service (to run its sweeper as the background task would)."""
+    assert world.app is not None
+    found: GameService = world.app.bot_data["service"]
+    return found
+
+
+async def sweep(world: World) -> None:
+    """One pass of the sweeper (deadlines, owed announcements), then let the bot settle."""
+    await service(world).sweep()
+    await world.settle()
+
+
+def group_texts(world: World, chat: int) -> list[str]:
+    """What the group was shown, oldest first, deleted messages included."""
+    return [shown(m) for m in world.state.messages(chat, include_deleted=True)]
+
+
+async def three_players(
+    world: World, names: tuple[str, ...] = ("Ann", "Bob", "Cy")
+) -> tuple[list[User], int, str]:
+    """A started game of three (24 hours per turn, the default)."""
+    players = [world.user(n) for n in names]
+    chat = world.group("Dwarves", players[0], players[1:])
+    gid = await start_game(world, players, chat)
+    return players, chat, gid
+
+
+async def test_a_turn_reminds_then_times_out_then_plays_automatically(world: World) -> None:
+    """Reminder 2 h before the end, a mention when time is up, a discard played for the
+    absent player; after two misses the game plays for them until they act again."""
+    players, chat, gid = await three_players(world)
+    first = await to_act(world, gid, players)
+    version = (await state_of(world, gid)).version
+
+    world.clock.advance(22 * HOUR + 1)
+    await sweep(world)
+    reminder = shown(world.last(first.id))
+    assert "⏰" in reminder and "Dwarves" in reminder
+    assert (await state_of(world, gid)).version == version  # a reminder changes nothing
+
+    world.clock.advance(2 * HOUR)
+    await sweep(world)
+    state = await state_of(world, gid)
+    assert state.version == version + 1
+    away = t(LANG, "status.away", name=first.first_name)
+    assert away in group_texts(world, chat)
+    record = await loaded(world, gid)
+    assert dict(record.misses)[first.id] == 1
+    assert record.owed.is_empty
+
+    # Everyone stays away: after MISSES_FOR_AUTO misses the first player becomes automatic.
+    for _ in range(3 * MISSES_FOR_AUTO):
+        if first.id in (await loaded(world, gid)).automatic:
+            break
+        world.clock.advance(24 * HOUR + 1)
+        await sweep(world)
+    record = await loaded(world, gid)
+    assert first.id in record.automatic
+    assert dict(record.misses)[first.id] == MISSES_FOR_AUTO
+
+    # On the automatic player's turn the game plays after a short pause, without a mention.
+    while (await to_act(world, gid, players)) != first:
+        world.clock.advance(24 * HOUR + 1)
+        await sweep(world)
+    before = (await state_of(world, gid)).version
+    world.clock.advance(AUTO_DELAY_SECONDS + 1)
+    await sweep(world)
+    assert (await state_of(world, gid)).version == before + 1
+
+    # Acting again ends automatic play.
+    while (await to_act(world, gid, players)) != first:
+        world.clock.advance(24 * HOUR + 1)
+        await sweep(world)
+    message, confirm = await reach_confirm(world, gid, first)
+    await world.press(first, message, confirm)
+    record = await loaded(world, gid)
+    assert first.id not in record.automatic and first.id not in dict(record.misses)
+
+
+async def test_a_stale_deadline_does_nothing(world: World) -> None:
+    """A turn that was played before its timeout: the old deadline fires and changes nothing."""
+    players, _chat, gid = await three_players(world)
+    mover = await to_act(world, gid, players)
+    message, confirm = await reach_confirm(world, gid, mover)
+    await world.press(mover, message, confirm)
+    version = (await state_of(world, gid)).version
+    await service(world).handle_deadline(f"{gid}:{version - 1}:timeout")
+    assert (await state_of(world, gid)).version == version
+
+
+async def test_an_admin_kicks_the_awaited_player_and_others_can_vote(world: World) -> None:
+    """/kick by a group admin plays for the awaited player at once; players need a majority."""
+    players = [world.user(n) for n in ("Ann", "Bob", "Cy", "Dee", "Eve")]
+    admin = world.user("Mod")
+    chat = world.group("Dwarves", admin, players)
+    gid = await start_game(world, players, chat)
+
+    awaited = await to_act(world, gid, players)
+    voters = [p for p in players if p != awaited]
+    version = (await state_of(world, gid)).version
+    await world.say(awaited, chat, "/kick")
+    assert shown(world.last(chat)) == t(LANG, "kick.self")
+    await world.say(voters[0], chat, "/kick")
+    assert "1/3" in shown(world.last(chat))
+    await world.say(voters[0], chat, "/kick")
+    assert shown(world.last(chat)) == t(LANG, "kick.already")
+    await world.say(voters[1], chat, "/kick")
+    assert "2/3" in shown(world.last(chat))
+    assert (await state_of(world, gid)).version == version
+    await world.say(voters[2], chat, "/kick")
+    assert (await state_of(world, gid)).version == version + 1
+    assert awaited.id in (await loaded(world, gid)).automatic
+
+    now_awaited = await to_act(world, gid, players)
+    version = (await state_of(world, gid)).version
+    await world.say(admin, chat, "/kick")
+    assert (await state_of(world, gid)).version == version + 1
+    assert now_awaited.id in (await loaded(world, gid)).automatic
+
+
+async def test_moves_faster_than_the_budget_coalesce_board_posts(world: World, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Thirty moves in thirty seconds: at most 20 group messages a minute, nothing lost, and
+    once the minute has passed one board post shows the newest state."""
+    monkeypatch.setattr(driver, "SECONDS_PER_TURN", 1.0)
+    players, chat, gid = await three_players(world)
+    play = Driver(world, players, seed=5)
+    moves = 0
+    for _ in range(30):
+        if await play.turn():
+            moves += 1
+    sent = world.state.messages(chat, include_deleted=True)
+    first = sent[0].date
+    assert all(m.date - first < 60 for m in sent)
+    assert len([m for m in sent if m.sender_id == world.state.bot.id]) <= 20
+    state = await state_of(world, gid)
+    assert state.version >= moves  # every move was saved (a round end adds none)
+    record = await loaded(world, gid)
+    assert record.owed.board_version == state.version  # the newest board is owed, once
+
+    world.clock.advance(61)
+    await sweep(world)
+    record = await loaded(world, gid)
+    assert record.owed.is_empty
+    board = world.state.message(chat, record.messages.board)  # type: ignore[arg-type]
+    assert board.content.photo is not None and not board.deleted
+    boards = [m for m in world.state.messages(chat) if m.content.photo is not None]
+    assert boards == [board], "the chat keeps one current board post"
+
+
+async def test_a_game_follows_its_group_to_the_supergroup(world: World) -> None:
+    """Upgrading the group moves the game: later posts go to the new chat."""
+    players, chat, gid = await three_players(world)
+    new_chat = world.state.migrate_to_supergroup(chat, by=players[0].id).id
+    await world.settle()
+    assert await world.store.active_game(new_chat, None) == gid
+    assert await world.store.active_game(chat, None) is None
+    mover = await to_act(world, gid, players)
+    message, confirm = await reach_confirm(world, gid, mover)
+    await world.press(mover, message, confirm)
+    record = await loaded(world, gid)
+    assert record.chat_id == new_chat
+    assert record.messages.board is not None
+    assert world.state.message(new_chat, record.messages.board).content.photo is not None
+
+
+async def test_removing_the_bot_ends_the_game_cleanly(world: World) -> None:
+    """The bot removed from the group: the game is ended and every player is told."""
+    players, chat, gid = await three_players(world)
+    world.state.remove_bot(chat, by=players[0].id)
+    await world.settle()
+    record = await loaded(world, gid)
+    assert record.status.value == "cancelled"
+    assert await world.store.active_game(chat, None) is None
+    for p in players:
+        assert "Dwarves" in shown(world.last(p.id))
+
+
+async def test_a_player_who_blocked_the_bot_is_named_in_the_group(world: World) -> None:
+    """The game goes on; when it is the blocked player's turn the group is told how to fix it."""
+    players, chat, gid = await three_players(world)
+    mover = await to_act(world, gid, players)
+    state = await state_of(world, gid)
+    nxt = state.players[(state.turn + 1) % 3]
+    blocked = next(p for p in players if p.id == nxt)
+    world.state.block_bot(blocked.id)
+    await world.settle()
+    message, confirm = await reach_confirm(world, gid, mover)
+    await world.press(mover, message, confirm)
+    assert (await state_of(world, gid)).version == state.version + 1
+    notice = t(LANG, "error.private_blocked", name=blocked.first_name)
+    assert notice in group_texts(world, chat)
+    assert (await loaded(world, gid)).owed.is_empty
+
+
+async def test_an_old_board_post_that_cannot_be_deleted_is_replaced_anyway(world: World) -> None:
+    """After 48 hours Telegram refuses to delete a post: the new board is posted regardless."""
+    players, _chat, gid = await three_players(world)
+    world.clock.advance(49 * HOUR)
+    record = await loaded(world, gid)
+    old_board = record.messages.board
+    mover = await to_act(world, gid, players)
+    live = await live_hand(world, gid, mover)
+    message, confirm = await reach_confirm(world, gid, mover)
+    assert message.message_id == live.message_id
+    # The turn clock would fire too; the move comes first here.
+    await world.press(mover, message, confirm)
+    record = await loaded(world, gid)
+    assert record.messages.board != old_board
+    assert record.owed.is_empty

@@ -1,0 +1,195 @@
+"""`saboteur-bot` as shipped: bad settings stop it with one line; its webhook checks the secret.
+
+Each test runs the console script in a subprocess, with an environment made from scratch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import aiohttp
+import pytest
+from redis.asyncio import Redis
+
+from emulator import EmulatorState
+from emulator.server import BotApiEmulator
+
+from .harness import free_port, shown
+
+SCRIPT = Path(sys.executable).with_name("saboteur-bot")
+TOKEN = "7000000001:AAHemulatorTokenForLocalTestsOnly12"
+OTHER_TOKEN = "7000000001:AAHnotTheTokenTheServerKnowsAbout99"
+SECRET = "the-webhook-secret_42"
+PREFIX = "sab"  # the script's key prefix
+
+
+def environment(**settings: str) -> dict[str, str]:
+    """Only what a container would set: a PATH and these settings."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LOG_LEVEL": "INFO", **settings}
+
+
+async def run_script(env: Mapping[str, str], timeout: float = 30) -> tuple[int, str, str]:
+    """Run `saboteur-bot` to its end; (exit status, stdout, stderr)."""
+    assert SCRIPT.exists(), f"{SCRIPT} is missing: install the project (scripts/setup.sh)"
+    proc = await asyncio.create_subprocess_exec(
+        str(SCRIPT),
+        env=dict(env),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        raise
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def assert_refused(result: tuple[int, str, str], variable: str, *hidden: str) -> None:
+    """Exit status 2 and exactly one stderr line naming the variable (and no secret)."""
+    status, out, err = result
+    lines = err.splitlines()
+    assert (status, len(lines)) == (2, 1), (status, err)
+    assert variable in lines[0] and lines[0].startswith("saboteur-bot: "), lines[0]
+    assert out == ""
+    for secret in hidden:
+        assert secret not in err
+
+
+GOOD = "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi"
+
+
+@pytest.mark.parametrize(
+    ("settings", "variable"),
+    [
+        ({}, "TELEGRAM_BOT_TOKEN"),
+        ({"TELEGRAM_BOT_TOKEN": "  "}, "TELEGRAM_BOT_TOKEN"),
+        ({"TELEGRAM_BOT_TOKEN": "123456:short"}, "TELEGRAM_BOT_TOKEN"),
+        ({"TELEGRAM_BOT_TOKEN": "not a token at all"}, "TELEGRAM_BOT_TOKEN"),
+        ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_URL": "http://cache:6379"}, "REDIS_URL"),
+        ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_URL": "redis://cache:port/0"}, "REDIS_URL"),
+        ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_URL": "redis://:pw-9@cache:6379/x"}, "REDIS_URL"),
+        (
+            {"TELEGRAM_BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://bot.example.com/hook"},
+            "WEBHOOK_SECRET",
+        ),
+    ],
+)
+async def test_a_bad_setting_stops_the_bot_with_one_line(
+    settings: dict[str, str], variable: str
+) -> None:
+    """Missing or malformed settings: status 2, one line on stderr naming the variable."""
+    result = await run_script(environment(**settings))
+    assert_refused(result, variable, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi", "pw-9")
+
+
+@asynccontextmanager
+async def emulator() -> AsyncIterator[BotApiEmulator]:
+    """A Bot API emulator with the usual token."""
+    emu = BotApiEmulator(EmulatorState(token=TOKEN), webhook_retry_delay=0.05)
+    await emu.start()
+    try:
+        yield emu
+    finally:
+        await emu.stop()
+
+
+async def test_a_refused_token_or_an_unreachable_redis_stops_the_bot(redis_url: str) -> None:
+    """A well-formed token the server refuses, a Redis nobody answers at: status 2, one line."""
+    async with emulator() as emu:
+        refused = await run_script(
+            environment(
+                TELEGRAM_BOT_TOKEN=OTHER_TOKEN, TELEGRAM_API_URL=emu.url, REDIS_URL=redis_url
+            )
+        )
+        assert_refused(refused, "TELEGRAM_BOT_TOKEN", OTHER_TOKEN.split(":")[1])
+        nowhere = f"redis://:hunter2@127.0.0.1:{free_port()}/0"
+        unreachable = await run_script(
+            environment(TELEGRAM_BOT_TOKEN=TOKEN, TELEGRAM_API_URL=emu.url, REDIS_URL=nowhere)
+        )
+        assert_refused(unreachable, "REDIS_URL", "hunter2", TOKEN.split(":")[1])
+
+
+async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
+    """A POST without the right secret gets 403 and is not handled; with it, it is."""
+    parts = urlsplit(redis_url)
+    own_db = parts._replace(path="/13").geturl()  # the script's keys stay out of other tests' way
+    port = free_port()
+    hook = f"http://127.0.0.1:{port}/hook"
+    async with emulator() as emu:
+        state = emu.state
+        ann = state.create_user("Ann")
+        chat = state.create_group("Dwarves", creator=ann.id)
+        env = environment(
+            TELEGRAM_BOT_TOKEN=TOKEN,
+            TELEGRAM_API_URL=emu.url,
+            REDIS_URL=own_db,
+            WEBHOOK_URL=hook,
+            WEBHOOK_LISTEN="127.0.0.1",
+            WEBHOOK_PORT=str(port),
+            WEBHOOK_SECRET=SECRET,
+        )
+        proc = await asyncio.create_subprocess_exec(
+            str(SCRIPT),
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        try:
+            await emu.wait_for(lambda: state.webhook.url == hook, timeout=30)
+            await emu.wait_for(lambda: not state.pending_updates, timeout=30)
+            update = {
+                "update_id": 900_001,
+                "message": {
+                    "message_id": 900,
+                    "from": ann.to_api(),
+                    "chat": state.chat_to_api(chat),
+                    "date": int(state.now()),
+                    "text": "/new",
+                    "entities": [{"type": "bot_command", "offset": 0, "length": 4}],
+                },
+            }
+            body = json.dumps(update)
+            plain = {"Content-Type": "application/json"}
+            async with aiohttp.ClientSession() as http:
+                for headers in (
+                    plain,
+                    {**plain, "X-Telegram-Bot-Api-Secret-Token": "wrong"},
+                    {**plain, "X-Telegram-Bot-Api-Secret-Token": SECRET.upper()},
+                ):
+                    async with http.post(hook, data=body, headers=headers) as response:
+                        assert response.status == 403, headers
+                await asyncio.sleep(0.5)
+                assert not [m for m in state.messages(chat.id) if m.sender_id == state.bot.id]
+
+                headers = {**plain, "X-Telegram-Bot-Api-Secret-Token": SECRET}
+                async with http.post(hook, data=body, headers=headers) as response:
+                    assert response.status == 200
+            lobby = await emu.wait_for_bot_message(chat.id, timeout=20)
+            await asyncio.sleep(0.5)  # anything the refused posts had started would show by now
+            sent = [m for m in state.messages(chat.id) if m.sender_id == state.bot.id]
+            assert [m.message_id for m in sent] == [lobby.message_id], [shown(m) for m in sent]
+            assert "Ann" in shown(lobby) and lobby.content.reply_markup
+        finally:
+            proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), 15)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+            client = Redis.from_url(own_db)
+            keys = [k async for k in client.scan_iter(match=f"{PREFIX}:*")]
+            if keys:
+                await client.delete(*keys)
+            await client.aclose()

@@ -1,0 +1,86 @@
+"""Start `saboteur-bot sandbox` as a newcomer would, in a subprocess, and stop it with Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+READY = re.compile(r"open (http://127\.0\.0\.1:\d+/) in a browser")
+START_SECONDS = 30.0
+STOP_SECONDS = 15.0
+
+
+@dataclass
+class Running:
+    """A sandbox process, its page's URL and what it printed so far."""
+
+    process: subprocess.Popen[str]
+    url: str
+    lines: list[str] = field(default_factory=list)
+
+    def output(self) -> str:
+        """Everything printed so far (stdout and stderr)."""
+        return "".join(self.lines)
+
+    def interrupt(self) -> int:
+        """Ctrl-C, then the exit code (killed after a while if it hangs: a failure to report)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                return -1
+        return self.process.returncode
+
+
+def _pump(process: subprocess.Popen[str], lines: list[str], seen: queue.Queue[str]) -> None:
+    assert process.stdout is not None
+    for line in process.stdout:
+        lines.append(line)
+        seen.put(line)
+
+
+def start_sandbox(*, redis_url: str | None) -> Running:
+    """`saboteur-bot sandbox --port 0` (a free port), no token; REDIS_URL only if given."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("TELEGRAM_BOT_TOKEN", "REDIS_URL", "BOT_LANGUAGE")
+    }
+    if redis_url is not None:
+        env["REDIS_URL"] = redis_url
+    script = Path(sys.executable).with_name("saboteur-bot")
+    process = subprocess.Popen(
+        [str(script), "sandbox", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    lines: list[str] = []
+    seen: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_pump, args=(process, lines, seen), daemon=True).start()
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            line = seen.get(timeout=0.2)
+        except queue.Empty:
+            if process.poll() is not None:
+                break
+            continue
+        match = READY.search(line)
+        if match:
+            return Running(process, match.group(1), lines)
+    process.kill()
+    process.wait()
+    raise AssertionError(f"the sandbox did not start:\n{''.join(lines)}")

@@ -1,0 +1,274 @@
+"""The sandbox as a newcomer uses it: `saboteur-bot sandbox`, a real headless Chromium, taps.
+
+The page is driven only as a person would: add seats, type /new as a seat, tap the lobby's Join
+deep link as each seat, Start, then play turns by tapping through the private keyboards of
+whoever is to play. Labels come from the bot's catalog, in each seat's language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+
+from tgbot.i18n import Language, t
+
+from .running import Running, start_sandbox
+
+OUTPUT = Path(__file__).parent / "_output"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SEATS = (("민준", Language.KO), ("Alice", Language.EN), ("서연", Language.KO))
+TURNS = 4
+CARD_LABEL = re.compile(r"^\d+\. ")
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[Running]:
+    """`saboteur-bot sandbox --port 0` with the embedded store, stopped by Ctrl-C afterwards."""
+    running = start_sandbox(redis_url=None)
+    try:
+        yield running
+    finally:
+        assert running.interrupt() == 0, running.output()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, driven by Playwright (no browser download)."""
+    OUTPUT.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+# ---------------------------------------------------------------------- acting on the page
+
+
+def settle(page: Page) -> None:
+    """Wait until every tap, link and seat the page started has been answered and shown."""
+    page.wait_for_function("document.body.dataset.pending === '0'", timeout=WAIT_MS)
+
+
+def add_seat(page: Page, name: str, language: Language) -> None:
+    """Add a seat through the dialog."""
+    page.get_by_test_id("add-seat").click()
+    dialog = page.get_by_test_id("seat-dialog")
+    expect(dialog).to_be_visible()
+    dialog.get_by_test_id("seat-name").fill(name)
+    dialog.get_by_test_id("seat-language").select_option(language.value)
+    dialog.get_by_test_id("seat-submit").click()
+    expect(dialog).to_be_hidden()
+    expect(seat_tab(page, name)).to_be_visible()
+
+
+def seat_tab(page: Page, name: str) -> Locator:
+    """A seat's entry in the chat switcher."""
+    return page.locator(f'[data-testid=chat-tab][data-chat=private][data-name="{name}"]')
+
+
+def group(page: Page) -> Locator:
+    """The group chat pane."""
+    return page.get_by_test_id("chat-group")
+
+
+def private(page: Page) -> Locator:
+    """The private chat pane (of the selected seat)."""
+    return page.get_by_test_id("chat-private")
+
+
+def act_as(page: Page, name: str) -> None:
+    """Choose who writes and taps in the group."""
+    group(page).get_by_test_id("composer-as").select_option(label=name)
+
+
+def say_in_group(page: Page, name: str, text: str) -> None:
+    """Type a message in the group as a seat."""
+    act_as(page, name)
+    box = group(page).get_by_test_id("composer-input")
+    box.fill(text)
+    box.press("Enter")
+
+
+def open_private(page: Page, name: str) -> Locator:
+    """Switch to a seat's private chat."""
+    seat_tab(page, name).click()
+    pane = private(page)
+    expect(pane).to_have_attribute("data-seat-name", name)
+    return pane
+
+
+def live_buttons(pane: Locator) -> Locator:
+    """The buttons of the newest message of a chat."""
+    return pane.get_by_test_id("message").last.get_by_test_id("kb-button")
+
+
+def labels(pane: Locator) -> list[str]:
+    """The labels of the newest message's buttons."""
+    return [text.strip() for text in live_buttons(pane).all_inner_texts()]
+
+
+def tap(page: Page, pane: Locator, label: str) -> None:
+    """Tap a button of the newest message by its exact label, and wait for the answer."""
+    live_buttons(pane).filter(has_text=re.compile(f"^{re.escape(label)}")).first.click()
+    settle(page)
+
+
+def whose_turn(page: Page) -> tuple[str, Language]:
+    """The seat whose private hand offers a discard: the one to play."""
+    for _ in range(3):
+        for name, lang in SEATS:
+            if t(lang, "button.discard") in labels(open_private(page, name)):
+                return name, lang
+        page.wait_for_timeout(300)
+    raise AssertionError("nobody is offered a move")
+
+
+def play_turn(page: Page, name: str, lang: Language) -> str:
+    """Tap through the hand: the first card with a legal move to its confirm, else a discard."""
+    pane = open_private(page, name)
+    confirm, back = t(lang, "button.confirm"), t(lang, "button.back")
+    cards = [label for label in labels(pane) if CARD_LABEL.match(label)]
+    assert cards, f"{name} has cards to play"
+    for card in cards:
+        tap(page, pane, card)
+        for _ in range(3):
+            shown = labels(pane)
+            if confirm in shown:
+                tap(page, pane, confirm)
+                return card
+            if back not in shown:
+                break  # no legal move for this card: the hand is shown again
+            tap(page, pane, shown[0])  # a numbered spot, a target, a tool or a goal
+        if back in labels(pane):
+            tap(page, pane, back)
+    tap(page, pane, t(lang, "button.discard"))
+    toggle = next(x for x in labels(pane) if x.startswith(t(lang, "button.unselected")))
+    tap(page, pane, toggle)
+    tap(page, pane, t(lang, "button.discard_confirm_one"))
+    return "discard"
+
+
+def board_bytes(page: Page) -> tuple[str, bytes]:
+    """The group's board picture: its address and its bytes as the page loads them."""
+    photos = group(page).get_by_test_id("message-photo")
+    expect(photos).to_have_count(1)  # one board post: the previous one is deleted
+    src = str(photos.evaluate("img => img.src"))
+    assert src.startswith("http"), "the board has a picture"
+    response = page.request.get(src)
+    assert response.ok
+    return src, response.body()
+
+
+# ---------------------------------------------------------------------- the tests
+
+
+def test_three_seats_play_turns_by_tapping_their_private_keyboards(
+    sandbox: Running, browser: Browser
+) -> None:
+    """Seats, /new, Join deep links, Start, turns by taps: the group's board picture changes."""
+    page = browser.new_page(viewport={"width": 1360, "height": 900})
+    page.goto(sandbox.url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.get_by_test_id("store")).to_have_text("embedded store")
+    for name, lang in SEATS:
+        add_seat(page, name, lang)
+        welcome = open_private(page, name).get_by_test_id("message").last
+        expect(welcome).to_have_attribute("data-from", "bot")  # the seat has started the bot
+
+    creator = SEATS[0][0]
+    say_in_group(page, creator, "/new")
+    join_button = page.get_by_test_id("kb-button").filter(has_text=t(Language.KO, "button.join"))
+    lobby = group(page).get_by_test_id("message").filter(has=join_button)
+    join = lobby.get_by_test_id("kb-button").filter(has_text=t(Language.KO, "button.join"))
+    expect(join).to_have_count(1)
+    expect(join).to_have_attribute("data-kind", "url")
+
+    for name, _ in SEATS:
+        act_as(page, name)
+        join.click()  # the deep link opens the seat's private chat and joins in one tap
+        settle(page)
+        expect(private(page)).to_have_attribute("data-seat-name", name)
+        expect(lobby).to_contain_text(name)
+
+    expect(lobby.locator(".text b").first).to_be_visible()  # the bot's <b>, rendered
+    act_as(page, creator)
+    group(page).get_by_test_id("kb-button").filter(has_text=t(Language.KO, "button.start")).click()
+    settle(page)
+    caption = group(page).get_by_test_id("message").last
+    expect(caption.locator(".mention[data-user-id]")).to_have_count(1)  # the next player
+    first_src, first_png = board_bytes(page)
+    assert first_png.startswith(b"\x89PNG"), "the board is a PNG"
+
+    played = []
+    for _ in range(TURNS):
+        name, lang = whose_turn(page)
+        played.append((name, play_turn(page, name, lang)))
+        done = page.get_by_test_id("toast").filter(has_text=t(lang, "toast.played"))
+        expect(done.last).to_be_visible()
+    assert {name for name, _ in played} == {name for name, _ in SEATS}, played
+
+    last_src, last_png = board_bytes(page)
+    assert last_src != first_src
+    assert last_png != first_png, "the board picture changed"
+    expect(
+        group(page).get_by_test_id("message").last.get_by_test_id("message-photo")
+    ).to_be_visible()
+
+    whose_turn(page)  # shows the hand of the player to act, for the picture
+    page.wait_for_timeout(3000)  # let the toasts fade for the picture
+    page.screenshot(path=str(OUTPUT / "sandbox-wide.png"))
+    page.close()
+
+
+def test_a_phone_sized_window_shows_one_chat_and_a_switcher(
+    sandbox: Running, browser: Browser
+) -> None:
+    """At 390x844 one chat fills the screen; the switcher moves between the group and a seat."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = context.new_page()
+    page.goto(sandbox.url)
+    expect(page.locator("body")).to_have_attribute("data-layout", "narrow")
+    add_seat(page, "지우", Language.KO)
+    switcher = page.get_by_test_id("chat-switcher")
+    expect(switcher).to_be_visible()
+    expect(switcher.locator("[data-testid=chat-tab][data-chat=group]")).to_be_visible()
+
+    switcher.locator("[data-testid=chat-tab][data-chat=group]").click()
+    expect(group(page)).to_be_visible()
+    expect(private(page)).to_be_hidden()
+    box = group(page).bounding_box()
+    assert box is not None and box["width"] <= 390
+
+    seat_tab(page, "지우").tap()
+    expect(private(page)).to_be_visible()
+    expect(group(page)).to_be_hidden()
+    expect(private(page).get_by_test_id("message").last).to_be_visible()
+    seat_tab(page, SEATS[0][0]).tap()
+    expect(private(page)).to_have_attribute("data-seat-name", SEATS[0][0])
+    page.screenshot(path=str(OUTPUT / "sandbox-phone.png"))
+    switcher.locator("[data-testid=chat-tab][data-chat=group]").tap()
+    expect(group(page).get_by_test_id("message").last).to_be_visible()
+    page.screenshot(path=str(OUTPUT / "sandbox-phone-group.png"))
+    context.close()
