@@ -137,7 +137,7 @@ def range_of(edition: Edition) -> range:
 
 def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Keyboard:
     """Join (a deep link), leave, start, cancel, and the set-up switches."""
-    g, rev = record.game_id, record.rev
+    g, rev = record.game_id, record.lobby.revision
     lobby = record.lobby
 
     def mark(on: bool) -> str:

@@ -233,7 +233,7 @@ class GameService:
             await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
             return
         toast = await self._lobby_tap(
-            record.game_id, person, StartGame(record.game_id, record.rev), True
+            record.game_id, person, StartGame(record.game_id, record.lobby.revision), True
         )
         if toast.text != t(lang, "toast.played"):
             await self.sender.group_text(place.chat_id, place.thread_id, toast.text)
@@ -257,7 +257,7 @@ class GameService:
             await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
             return
         toast = await self._lobby_tap(
-            record.game_id, person, LeaveGame(record.game_id, record.rev), True
+            record.game_id, person, LeaveGame(record.game_id, record.lobby.revision), True
         )
         await self.sender.group_text(place.chat_id, place.thread_id, toast.text)
 
@@ -398,7 +398,7 @@ class GameService:
             player = LobbyPlayer(person.user_id, person.name, lang)
             new = dataclasses.replace(
                 record,
-                lobby=dataclasses.replace(lobby, players=(*lobby.players, player)),
+                lobby=lobby.changed(players=(*lobby.players, player)),
                 updated_at=self._now(),
             )
             if await self.store.save(new, record.rev):
@@ -476,7 +476,7 @@ class GameService:
                 return toast or Toast(t(lang, "lobby.cancelled"))
             if record.status is not Status.LOBBY:
                 return Toast(t(lang, "toast.started"))
-            if not by_command and command.version != record.rev:
+            if not by_command and command.version != record.lobby.revision:
                 await self._refresh_lobby(record)
                 return Toast(t(lang, "toast.stale_lobby"))
             if isinstance(command, JoinGame):
@@ -487,8 +487,8 @@ class GameService:
             if isinstance(command, LeaveGame):
                 if not joined:
                     return Toast(t(lang, "toast.not_joined"))
-                lobby = dataclasses.replace(
-                    lobby, players=tuple(p for p in lobby.players if p.user_id != person.user_id)
+                lobby = lobby.changed(
+                    players=tuple(p for p in lobby.players if p.user_id != person.user_id)
                 )
                 done = Toast(t(lang, "toast.left"))
             elif isinstance(command, StartGame):
@@ -1077,7 +1077,7 @@ def _private_done(user: int, fresh: bool) -> Callable[[GameRecord], GameRecord]:
 
 def _lobby_setting(lobby: Lobby, command: GameCommand) -> Lobby:
     if isinstance(command, SetEdition):
-        return dataclasses.replace(lobby, edition=command.edition)
+        return lobby.changed(edition=command.edition)
     if isinstance(command, ToggleVariant):
         options = lobby.options
         if command.variant is Variant.GOLD_PER_MINER:
@@ -1085,7 +1085,7 @@ def _lobby_setting(lobby: Lobby, command: GameCommand) -> Lobby:
             options = Options(gold=gold, greedy_dwarf=options.greedy_dwarf)
         else:
             options = Options(gold=options.gold, greedy_dwarf=not options.greedy_dwarf)
-        return dataclasses.replace(lobby, options=options)
+        return lobby.changed(options=options)
     if isinstance(command, SetTurnLimit):
-        return dataclasses.replace(lobby, turn_limit_hours=command.hours)
+        return lobby.changed(turn_limit_hours=command.hours)
     return lobby

@@ -146,6 +146,11 @@ class Lobby:
     options: Options = Options()
     turn_limit_hours: int | None = 24
     players: tuple[LobbyPlayer, ...] = ()
+    revision: int = 0  # bumped by every change of the set-up; the lobby's buttons carry it
+
+    def changed(self, **changes: object) -> Lobby:
+        """A copy with these fields changed and the revision bumped."""
+        return replace(self, revision=self.revision + 1, **changes)  # type: ignore[arg-type]
 
     def has_player(self, user_id: int) -> bool:
         """True when this user has joined."""
@@ -243,6 +248,7 @@ def record_to_json(record: GameRecord) -> str:
             "gold": lobby.options.gold.value,
             "greedy_dwarf": lobby.options.greedy_dwarf,
             "turn_limit_hours": lobby.turn_limit_hours,
+            "revision": lobby.revision,
             "players": [
                 {"id": p.user_id, "name": p.name, "lang": p.language.value} for p in lobby.players
             ],
@@ -349,6 +355,7 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
                     greedy_dwarf=_bool(lobby["greedy_dwarf"], "lobby.greedy_dwarf"),
                 ),
                 turn_limit_hours=_opt_int(lobby["turn_limit_hours"], "lobby.turn_limit_hours"),
+                revision=_int(lobby.get("revision", 0), "lobby.revision"),
                 players=tuple(
                     LobbyPlayer(
                         user_id=_int(p["id"], "player.id"),

@@ -291,7 +291,7 @@ async def test_edition_and_variant_switches_change_the_lobby(world: World) -> No
     (ann, bob), chat = group_of(world, ("Ann", "Bob"))
     lobby = await open_lobby(world, [ann, bob], chat)
     gid = game_id_of(lobby)
-    deluxe = encode(SetEdition(gid, (await loaded(world, gid)).rev, Edition.DELUXE))
+    deluxe = encode(SetEdition(gid, (await loaded(world, gid)).lobby.revision, Edition.DELUXE))
 
     text, _ = await world.press(ann, lobby, deluxe)
 
@@ -306,7 +306,7 @@ async def test_edition_and_variant_switches_change_the_lobby(world: World) -> No
     assert stale == t(KO, "toast.stale_lobby")
 
     for variant in (Variant.GOLD_PER_MINER, Variant.GREEDY_DWARF):
-        rev = (await loaded(world, gid)).rev
+        rev = (await loaded(world, gid)).lobby.revision
         data = encode(ToggleVariant(gid, rev, variant))
         text, _ = await world.press(ann, lobby, data)
         assert text == t(KO, "toast.settings_saved")

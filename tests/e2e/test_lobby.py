@@ -29,3 +29,15 @@ async def test_new_join_by_deep_link_and_start(world: World) -> None:
         hand = world.last(person.id)
         assert hand.content.photo is not None
         assert buttons(hand), "every player gets a keyboard"
+
+
+async def test_the_first_tap_on_a_new_lobby_is_not_stale(world: World) -> None:
+    """Storing the lobby's message id does not make its buttons out of date."""
+    ann, bob = world.user("Ann"), world.user("Bob")
+    chat = world.group("Dwarves", ann, [bob])
+    await world.say(ann, chat, "/new")
+    lobby = world.last(chat)
+    deluxe = next(d for label, d in buttons(lobby) if "디럭스" in label or "Deluxe" in label)
+    text, _ = await world.press(ann, lobby, deluxe)
+    record = await world.record(chat)
+    assert record is not None and record.lobby.edition.value == "deluxe", text

@@ -110,7 +110,7 @@ async def test_a_strangers_taps_on_the_lobby_and_the_game_change_nothing(world: 
     chat = world.group("Dwarves", ann, [bob, cho, zed])
     lobby = await open_lobby(world, [ann, bob, cho], chat)
     gid = game_id_of(lobby)
-    rev = (await loaded(world, gid)).rev
+    rev = (await loaded(world, gid)).lobby.revision
     before = await world.snapshot(gid)
     expected = {
         LeaveGame: t(KO, "toast.not_joined"),
