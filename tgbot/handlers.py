@@ -74,6 +74,7 @@ class Handlers:
         app.add_handler(CommandHandler("start", self.start_private, filters=PRIVATE))
         app.add_handler(CommandHandler("help", self.help))
         app.add_handler(CommandHandler("rules", self.rules))
+        app.add_handler(CommandHandler("settings", self.settings, filters=GROUPS))
         app.add_handler(CommandHandler(["lang", "settings"], self.lang))
         app.add_handler(
             CommandHandler(
@@ -188,6 +189,13 @@ class Handlers:
             lang = await self._lang(message.chat, update.effective_user)
             await message.reply_html(t(lang, "rules.base"), do_quote=False)
             await message.reply_html(t(lang, "rules.deluxe"), do_quote=False)
+
+    async def settings(self, update: Update, context: Context) -> None:
+        """/settings in a group: language, and the running game's time per turn."""
+        message = update.effective_message
+        if message:
+            text, keyboard = await self.service.settings(place_of(message))
+            await message.reply_html(text, reply_markup=markup(keyboard), do_quote=False)
 
     async def lang(self, update: Update, context: Context) -> None:
         """/lang: choose the language of this chat."""

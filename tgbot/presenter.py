@@ -175,15 +175,7 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
                 ToggleVariant(g, rev, Variant.GREEDY_DWARF),
             ),
         ),
-        tuple(
-            Button(
-                t(lang, "button.turn_limit_hours", mark=mark(lobby.turn_limit_hours == h), hours=h)
-                if h is not None
-                else t(lang, "button.turn_limit_none", mark=mark(lobby.turn_limit_hours is None)),
-                SetTurnLimit(g, rev, h),
-            )
-            for h in TURN_LIMIT_CHOICES
-        ),
+        turn_limit_row(record, lang),
         (
             Button(t(lang, "button.start"), StartGame(g, rev)),
             Button(t(lang, "button.cancel"), CancelGame(g, rev)),
@@ -192,6 +184,24 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
 
 
 TURN_LIMIT_CHOICES: tuple[int | None, ...] = (1, 12, 24, 72, None)
+
+
+def turn_limit_row(record: GameRecord, lang: Language) -> tuple[Button, ...]:
+    """Buttons choosing the time per turn (hours, or no limit), the current one marked."""
+    current = record.lobby.turn_limit_hours
+
+    def mark(on: bool) -> str:
+        return t(lang, "button.selected" if on else "button.unselected")
+
+    return tuple(
+        Button(
+            t(lang, "button.turn_limit_hours", mark=mark(current == h), hours=h)
+            if h is not None
+            else t(lang, "button.turn_limit_none", mark=mark(current is None)),
+            SetTurnLimit(record.game_id, record.lobby.revision, h),
+        )
+        for h in TURN_LIMIT_CHOICES
+    )
 
 
 # ---------------------------------------------------------------- the board post

@@ -474,6 +474,8 @@ class GameService:
                     is_admin or await self.sender.is_admin(record.chat_id, person.user_id),
                 )
                 return toast or Toast(t(lang, "lobby.cancelled"))
+            if isinstance(command, SetTurnLimit) and record.status is Status.PLAYING:
+                return await self._set_turn_limit(record, person, command)
             if record.status is not Status.LOBBY:
                 return Toast(t(lang, "toast.started"))
             if not by_command and command.version != record.lobby.revision:
@@ -530,6 +532,50 @@ class GameService:
                 await self._refresh_lobby(dataclasses.replace(new, rev=record.rev + 1))
                 return done
         return Toast(t(lang, "toast.busy"))
+
+    async def _set_turn_limit(
+        self, record: GameRecord, person: Person, command: SetTurnLimit
+    ) -> Toast:
+        """/settings during play: the creator or an admin changes the time per turn."""
+        lang = record.language
+        if person.user_id != record.creator_id and not await self.sender.is_admin(
+            record.chat_id, person.user_id
+        ):
+            return Toast(t(lang, "toast.admin_only"), alert=True)
+        if command.version != record.lobby.revision:
+            return Toast(t(lang, "toast.stale_lobby"))
+        new = dataclasses.replace(
+            record, lobby=record.lobby.changed(turn_limit_hours=command.hours)
+        )
+        if not await self.store.save(new, record.rev):
+            return Toast(t(lang, "toast.busy"))
+        new = dataclasses.replace(new, rev=record.rev + 1)
+        assert new.state is not None
+        await self._schedule(new, new.state.version)
+        return Toast(t(lang, "toast.settings_saved"))
+
+    async def settings(self, place: Place) -> tuple[str, menus.Keyboard]:
+        """/settings in a group: language, and the running game's time per turn."""
+        lang = await self.group_language(place.chat_id)
+        lines = [
+            t(lang, "settings.title"),
+            t(lang, "settings.language", language=t(lang, f"lang.{lang.value}")),
+        ]
+        rows: list[tuple[menus.Button, ...]] = [
+            (
+                menus.Button(t(lang, "button.lang_ko"), SetLanguage(Language.KO)),
+                menus.Button(t(lang, "button.lang_en"), SetLanguage(Language.EN)),
+            )
+        ]
+        record = await self._active(place)
+        if record is not None and record.status is Status.PLAYING:
+            limit = record.lobby.turn_limit_hours
+            if limit is None:
+                lines.append(t(lang, "lobby.turn_limit_none"))
+            else:
+                lines.append(t(lang, "lobby.turn_limit_hours", hours=limit))
+            rows.append(presenter.turn_limit_row(record, lang))
+        return "\n".join(lines), tuple(rows)
 
     async def _cancel(self, record: GameRecord, person: Person, is_admin: bool) -> Toast | None:
         lang = record.language

@@ -11,7 +11,7 @@ from tgbot.service import GameService
 from . import driver
 from .driver import Driver
 from .games import live_hand, loaded, reach_confirm, start_game, state_of, to_act
-from .harness import World, shown
+from .harness import World, buttons, shown
 
 HOUR = 3600.0
 LANG = Language.KO
@@ -227,3 +227,23 @@ async def test_an_old_board_post_that_cannot_be_deleted_is_replaced_anyway(world
     record = await loaded(world, gid)
     assert record.messages.board != old_board
     assert record.owed.is_empty
+
+
+async def test_settings_change_the_time_per_turn_of_a_running_game(world: World) -> None:
+    """/settings: the creator sets one hour per turn; a player may not; the clock follows."""
+    players, chat, gid = await three_players(world)
+    await world.say(players[1], chat, "/settings")
+    message = world.last(chat)
+    one_hour = next(
+        d for label, d in buttons(message) if label.endswith(" 1시간") or "1 h" in label
+    )
+    text, _ = await world.press(players[1], message, one_hour)
+    assert text == t(LANG, "toast.admin_only")
+    assert (await loaded(world, gid)).lobby.turn_limit_hours == 24
+    text, _ = await world.press(players[0], message, one_hour)
+    assert text == t(LANG, "toast.settings_saved")
+    assert (await loaded(world, gid)).lobby.turn_limit_hours == 1
+    version = (await state_of(world, gid)).version
+    world.clock.advance(HOUR + 1)
+    await sweep(world)
+    assert (await state_of(world, gid)).version == version + 1
