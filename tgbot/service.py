@@ -225,25 +225,28 @@ class GameService:
         gid = await self.store.active_game(place.chat_id, place.thread_id)
         return None if gid is None else await self.store.load(gid)
 
+    async def _active_or_say(self, place: Place) -> GameRecord | None:
+        """The chat's active game; when there is none, the group is told so."""
+        record = await self._active(place)
+        if record is None:
+            lang = await self.group_language(place.chat_id)
+            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+        return record
+
     async def start_command(self, place: Place, person: Person) -> None:
         """/start in a group: start the lobby's game."""
-        record = await self._active(place)
-        lang = await self.group_language(place.chat_id)
+        record = await self._active_or_say(place)
         if record is None:
-            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
             return
-        toast = await self._lobby_tap(
-            record.game_id, person, StartGame(record.game_id, record.lobby.revision), True
-        )
-        if toast.text != t(lang, "toast.played"):
+        command = StartGame(record.game_id, record.lobby.revision)
+        toast = await self._lobby_tap(record.game_id, person, command, True)
+        if toast.text != t(record.language, "toast.played"):
             await self.sender.group_text(place.chat_id, place.thread_id, toast.text)
 
     async def cancel_command(self, place: Place, person: Person, is_admin: bool) -> None:
         """/cancel in a group: the creator or an admin ends the lobby or game."""
-        record = await self._active(place)
-        lang = await self.group_language(place.chat_id)
+        record = await self._active_or_say(place)
         if record is None:
-            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
             return
         toast = await self._cancel(record, person, is_admin)
         if toast is not None:
@@ -251,14 +254,11 @@ class GameService:
 
     async def leave_command(self, place: Place, person: Person) -> None:
         """/leave in a group: leave the lobby."""
-        record = await self._active(place)
-        lang = await self.group_language(place.chat_id)
+        record = await self._active_or_say(place)
         if record is None:
-            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
             return
-        toast = await self._lobby_tap(
-            record.game_id, person, LeaveGame(record.game_id, record.lobby.revision), True
-        )
+        command = LeaveGame(record.game_id, record.lobby.revision)
+        toast = await self._lobby_tap(record.game_id, person, command, True)
         await self.sender.group_text(place.chat_id, place.thread_id, toast.text)
 
     async def repost_board(self, place: Place) -> None:
