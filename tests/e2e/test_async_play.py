@@ -247,3 +247,39 @@ async def test_settings_change_the_time_per_turn_of_a_running_game(world: World)
     world.clock.advance(HOUR + 1)
     await sweep(world)
     assert (await state_of(world, gid)).version == version + 1
+
+
+async def test_a_move_saved_but_not_announced_is_announced_by_the_next_sweep(
+    world: World,
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    """The process 'dies' between saving a move and sending: nothing is sent, nothing is lost;
+    the next sweep (any process) posts the board and the hands exactly once."""
+    players, chat, gid = await three_players(world)
+    bot = service(world)
+    real_deliver = bot.deliver
+
+    async def crashed(gid: str) -> None:
+        return None
+
+    monkeypatch.setattr(bot, "deliver", crashed)
+    mover = await to_act(world, gid, players)
+    boards_before = [m.message_id for m in world.state.messages(chat) if m.content.photo]
+    message, confirm = await reach_confirm(world, gid, mover)
+    await world.press(mover, message, confirm)
+    record = await loaded(world, gid)
+    assert not record.owed.is_empty, "the move owes its announcements"
+    assert gid in await world.store.owing_games()
+    assert [m.message_id for m in world.state.messages(chat) if m.content.photo] == boards_before
+
+    monkeypatch.setattr(bot, "deliver", real_deliver)
+    await sweep(world)
+    await sweep(world)  # a second sweep has nothing left to send
+    record = await loaded(world, gid)
+    assert record.owed.is_empty and gid not in await world.store.owing_games()
+    boards = [m for m in world.state.messages(chat) if m.content.photo]
+    assert [m.message_id for m in boards] == [record.messages.board]
+    posted = [m for m in world.state.messages(chat, include_deleted=True) if m.content.photo]
+    assert len(posted) == len(boards_before) + 1, "one board post for the move, not two"
+    nxt = await to_act(world, gid, players)
+    assert (await live_hand(world, gid, nxt)).content.reply_markup is not None
