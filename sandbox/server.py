@@ -126,6 +126,8 @@ class Sandbox:
                 await app.updater.stop()
             if app.running:
                 await app.stop()
+            if app.post_stop is not None:
+                await app.post_stop(app)  # stops the bot's sweeper
             await app.shutdown()
             if app.post_shutdown is not None:
                 await app.post_shutdown(app)
