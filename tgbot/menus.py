@@ -30,6 +30,7 @@ from engine import (
     spec,
 )
 from engine.cards import GOAL_SPOTS
+from render.labels import cell_label
 
 from .callback import (
     Back,
@@ -192,6 +193,7 @@ def respond(seat: Seat, command: Command) -> Outcome:
         chosen = options[command.spot - 1]
         if isinstance(command, ConfirmSpot):
             return Play(chosen)
+        assert isinstance(chosen, PlaceTunnel | Rockfall)  # every option is, like the first
         key = "prompt.confirm_rockfall" if card is Card.ROCKFALL else "prompt.confirm_place"
         confirm = ConfirmSpot(seat.game, seat.version, index, command.spot)
         return _confirm(
@@ -199,7 +201,13 @@ def respond(seat: Seat, command: Command) -> Outcome:
             index,
             chosen,
             confirm,
-            t(seat.lang, key, card=_card(seat, card), spot=command.spot),
+            t(
+                seat.lang,
+                key,
+                card=_card(seat, card),
+                spot=command.spot,
+                cell=cell_label(chosen.at),
+            ),
         )
     if isinstance(command, PickTarget | PickTool | ConfirmTarget):
         return _target(seat, index, card, options, command)

@@ -29,6 +29,7 @@ from engine.events import (
     TunnelPlaced,
 )
 from engine.model import player_range
+from render.labels import cell_label
 
 from .callback import (
     CancelGame,
@@ -220,7 +221,13 @@ def move_lines(events: Iterable[Event], names: Mapping[int, str], lang: Language
             continue
         if isinstance(e, TunnelPlaced):
             lines.append(
-                t(lang, "board.move_tunnel", name=_name(names, e.player), card=_card(lang, e.card))
+                t(
+                    lang,
+                    "board.move_tunnel",
+                    name=_name(names, e.player),
+                    card=_card(lang, e.card),
+                    cell=cell_label(e.at),
+                )
             )
         elif isinstance(e, ActionPlayed):
             card = _card(lang, e.card)
@@ -240,7 +247,9 @@ def move_lines(events: Iterable[Event], names: Mapping[int, str], lang: Language
                 t(lang, "board.move_map", name=_name(names, e.player), goal=goal_name(lang, e.at))
             )
         elif isinstance(e, RockfallPlayed):
-            lines.append(t(lang, "board.move_rockfall", name=_name(names, e.player)))
+            lines.append(
+                t(lang, "board.move_rockfall", name=_name(names, e.player), cell=cell_label(e.at))
+            )
         elif isinstance(e, CardsDiscarded):
             lines.append(t(lang, "board.move_discard", name=_name(names, e.player), count=e.count))
         elif isinstance(e, InFrontCleared):
