@@ -44,7 +44,7 @@ def build_application(
     config: Config,
     *,
     redis: Redis | None = None,
-    prefix: str = "sab",
+    prefix: str | None = None,
     clock: Callable[[], float] = time.time,
     seeds: Callable[[], int] = lambda: secrets.randbits(63),
     builder: ApplicationBuilder | None = None,  # type: ignore[type-arg]
@@ -62,6 +62,7 @@ def build_application(
         .build()
     )
     client = redis if redis is not None else Redis.from_url(config.redis_url)
+    prefix = prefix or config.key_prefix
     store = GameStore(client, prefix=prefix)
     sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock)
     service = GameService(store, sender, clock=clock, seeds=seeds, default_language=config.language)

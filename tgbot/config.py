@@ -10,6 +10,7 @@
 | `WEBHOOK_PORT` | `8443` | port the webhook server binds |
 | `WEBHOOK_SECRET` | (required with `WEBHOOK_URL`) | Telegram's secret token header value |
 | `BOT_LANGUAGE` | `ko` | language of groups and users that chose none |
+| `REDIS_KEY_PREFIX` | `sab` | prefix of every Redis key (several bots can share one Redis) |
 
 An empty variable counts as unset (as `VAR=` in a compose file means). Errors never echo the
 token, the secret or a password in `REDIS_URL`.
@@ -29,6 +30,8 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_LISTEN = "0.0.0.0"
 DEFAULT_PORT = 8443
 DEFAULT_LANGUAGE = Language.KO
+DEFAULT_KEY_PREFIX = "sab"
+_KEY_PREFIX = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 # A bot id, a colon, and the secret part (35 characters from @BotFather today).
 _TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{30,100}")
@@ -60,6 +63,7 @@ class Config:
     webhook_port: int = DEFAULT_PORT
     webhook_secret: str | None = None
     language: Language = DEFAULT_LANGUAGE
+    key_prefix: str = DEFAULT_KEY_PREFIX
 
     @property
     def is_webhook(self) -> bool:
@@ -100,7 +104,7 @@ class Config:
             f"redis_url={redacted_url(self.redis_url)!r}, "
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
-            f"language={self.language.value!r})"
+            f"language={self.language.value!r}, key_prefix={self.key_prefix!r})"
         )
 
 
@@ -209,6 +213,10 @@ def load_config(environ: Mapping[str, str], *, require_token: bool = True) -> Co
             raise ConfigError("BOT_LANGUAGE", f"must be one of {choices}, got {lang_text!r}")
         language = parsed
 
+    key_prefix = _get(environ, "REDIS_KEY_PREFIX") or DEFAULT_KEY_PREFIX
+    if not _KEY_PREFIX.fullmatch(key_prefix):
+        raise ConfigError("REDIS_KEY_PREFIX", "must be 1 to 32 characters of A-Z a-z 0-9 _ -")
+
     return Config(
         token=token,
         api_url=api_url,
@@ -218,4 +226,5 @@ def load_config(environ: Mapping[str, str], *, require_token: bool = True) -> Co
         webhook_port=port,
         webhook_secret=secret,
         language=language,
+        key_prefix=key_prefix,
     )

@@ -22,11 +22,18 @@ class Owed:
     board_version: int | None = None  # a board post showing at least this version is owed
     fresh: tuple[int, ...] = ()  # players owed a new, notifying live message
     edits: tuple[int, ...] = ()  # players whose live message must be redrawn
+    deletions: tuple[tuple[int, int], ...] = ()  # (chat, message) replaced by a newer post
 
     @property
     def is_empty(self) -> bool:
         """True when nothing is owed."""
-        return not (self.texts or self.board_version is not None or self.fresh or self.edits)
+        return not (
+            self.texts
+            or self.board_version is not None
+            or self.fresh
+            or self.edits
+            or self.deletions
+        )
 
 
 def _union(first: Iterable[int], then: Iterable[int]) -> tuple[int, ...]:
@@ -57,7 +64,21 @@ def owe(
         board_version=version,
         fresh=all_fresh,
         edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
+        deletions=owed.deletions,
     )
+
+
+def delete_later(owed: Owed, chat_id: int, message_id: int | None) -> Owed:
+    """Owe the deletion of a message a newer post replaced (written with the new post's id, so a
+    crash before the deletion cannot leave two boards in a chat)."""
+    if message_id is None or (chat_id, message_id) in owed.deletions:
+        return owed
+    return replace(owed, deletions=(*owed.deletions, (chat_id, message_id)))
+
+
+def deleted(owed: Owed, chat_id: int, message_id: int) -> Owed:
+    """Strike off a deletion once done (or once Telegram says there is nothing to delete)."""
+    return replace(owed, deletions=tuple(d for d in owed.deletions if d != (chat_id, message_id)))
 
 
 def text_sent(owed: Owed, text: str) -> Owed:

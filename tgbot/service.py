@@ -60,7 +60,15 @@ from .callback import (
 )
 from .dedupe import UpdateLedger
 from .i18n import Language, t
-from .outbox import Owed, board_posted, owe, private_sent, text_sent
+from .outbox import (
+    Owed,
+    board_posted,
+    delete_later,
+    deleted,
+    owe,
+    private_sent,
+    text_sent,
+)
 from .pictures import board_png, screen_png
 from .scheduler import DeadlineIndex
 from .store import (
@@ -76,8 +84,14 @@ from .telegram_io import Sender
 
 log = logging.getLogger(__name__)
 
+# KEYS: a lease. ARGV: the holder's token, milliseconds. Extends it only for its holder.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
 SAVE_RETRIES = 8
-LEASE_MS = 60_000  # a delivering process holds a game's lease at most this long
+LEASE_MS = 15_000  # a game's delivery lease, renewed after each item; a dead holder's expires
 START_GRACE_SECONDS = 120  # after this, any joined player may start the lobby's game
 FINISHED_TTL_SECONDS = 7 * 24 * 3600
 
@@ -130,6 +144,7 @@ class GameService:
         self.default_language = default_language
         self.deadlines = DeadlineIndex(store.redis, prefix=store.prefix)
         self.ledger = UpdateLedger(store.redis, prefix=store.prefix)
+        self._renew_script = store.redis.register_script(_RENEW)
 
     # ------------------------------------------------------------ languages
 
@@ -198,17 +213,28 @@ class GameService:
         return presenter.lobby_text(record, record.language, can_anyone_start=anyone)
 
     async def _refresh_lobby(self, record: GameRecord) -> None:
-        if record.messages.lobby is None:
-            await self._post_lobby(record)
-            return
-        ok = await self.sender.edit_text(
-            record.chat_id,
-            record.messages.lobby,
-            self._lobby_text(record),
-            presenter.lobby_keyboard(record, record.language, self.sender.username),
-        )
-        if not ok:
-            await self._post_lobby(record)
+        """Redraw the lobby from the latest record, again if it changed meanwhile (another
+        process may have drawn an older revision after ours)."""
+        drawn: int | None = None
+        for _ in range(SAVE_RETRIES):
+            latest = await self.store.load(record.game_id)
+            if latest is None or latest.status is not Status.LOBBY:
+                return
+            if latest.lobby.revision == drawn:
+                return
+            drawn = latest.lobby.revision
+            if latest.messages.lobby is None:
+                await self._post_lobby(latest)
+                return
+            ok = await self.sender.edit_text(
+                latest.chat_id,
+                latest.messages.lobby,
+                self._lobby_text(latest),
+                presenter.lobby_keyboard(latest, latest.language, self.sender.username),
+            )
+            if not ok:
+                await self._post_lobby(latest)
+                return
 
     async def join_hint(self, place: Place) -> None:
         """/join in a group: the lobby (with its Join deep link) is posted again."""
@@ -808,6 +834,8 @@ class GameService:
                 record = await self.store.load(gid)
                 if record is None or record.owed.is_empty or record.state is None:
                     return
+                if not await self._renew(lease, token):
+                    return  # the lease ran out (a very slow send): another process goes on
                 step = await self._deliver_one(record, group_open=group_open)
                 if step is None:
                     group_open = False  # the group must wait; private messages need not
@@ -816,6 +844,11 @@ class GameService:
         finally:
             if await redis.get(lease) in (token, token.encode()):
                 await redis.delete(lease)
+
+    async def _renew(self, lease: str, token: str) -> bool:
+        """Extend our delivery lease if we still hold it."""
+        held = await self._renew_script(keys=[lease], args=[token, LEASE_MS])
+        return bool(held)
 
     async def _deliver_one(self, record: GameRecord, *, group_open: bool) -> bool | None:
         """Deliver the first owed item: group texts, then the board, then private messages.
@@ -827,6 +860,11 @@ class GameService:
         state = record.state
         assert state is not None
         gid, chat = record.game_id, record.chat_id
+        if owed.deletions:
+            where, message = owed.deletions[0]
+            await self.sender.delete(where, message)  # refused (too old, gone): done all the same
+            await self._strike(gid, _deletion_done(where, message))
+            return True
         if group_open and owed.texts:
             text = owed.texts[0]
             sent = await self.sender.group_text(chat, record.thread_id, text)
@@ -846,17 +884,13 @@ class GameService:
             version = state.version
 
             def done(r: GameRecord) -> GameRecord:
-                messages = r.messages
+                messages, owed = r.messages, board_posted(r.owed, version, lines)
                 if posted is not None:
+                    owed = delete_later(owed, r.chat_id, messages.board)
                     messages = dataclasses.replace(messages, board=posted)
-                return dataclasses.replace(
-                    r, owed=board_posted(r.owed, version, lines), messages=messages
-                )
+                return dataclasses.replace(r, owed=owed, messages=messages)
 
-            old = await self._strike(gid, done)
-            previous = old.messages.board if old is not None else None
-            if posted is not None and previous is not None and previous != posted:
-                await self.sender.delete(chat, previous)
+            await self._strike(gid, done)
             return True
         for fresh, users in ((True, owed.fresh), (False, owed.edits)):
             if users:
@@ -865,6 +899,13 @@ class GameService:
                 await self._strike(gid, _private_done(user, fresh))
                 return True
         return False
+
+    async def _delete_owed(self, gid: str) -> None:
+        """Carry out the deletions a game owes now (what a crash leaves, the sweeper does)."""
+        record = await self.store.load(gid)
+        for where, message in record.owed.deletions if record is not None else ():
+            await self.sender.delete(where, message)
+            await self._strike(gid, _deletion_done(where, message))
 
     async def _flooded(self, chat: int) -> bool:
         """After a refused group send: True when it should be tried again later (the group's
@@ -1106,10 +1147,25 @@ class GameService:
                 ),
             )
             return
-        old = await self._remember(record.game_id, lambda m: m.with_hand(user_id, message_id))
-        previous = old.hand_of(user_id) if old is not None else None
-        if previous is not None and previous != message_id:
-            await self.sender.delete(user_id, previous)
+
+        def replaced(r: GameRecord) -> GameRecord:
+            previous = r.messages.hand_of(user_id)
+            owed = r.owed if previous == message_id else delete_later(r.owed, user_id, previous)
+            return dataclasses.replace(
+                r, owed=owed, messages=r.messages.with_hand(user_id, message_id)
+            )
+
+        await self._strike(record.game_id, replaced)
+        await self._delete_owed(record.game_id)
+
+
+def _deletion_done(chat_id: int, message_id: int) -> Callable[[GameRecord], GameRecord]:
+    """The change striking a done deletion off what a game owes."""
+
+    def change(record: GameRecord) -> GameRecord:
+        return dataclasses.replace(record, owed=deleted(record.owed, chat_id, message_id))
+
+    return change
 
 
 def _private_done(user: int, fresh: bool) -> Callable[[GameRecord], GameRecord]:

@@ -236,6 +236,7 @@ def record_to_json(record: GameRecord) -> str:
             "board_version": record.owed.board_version,
             "fresh": list(record.owed.fresh),
             "edits": list(record.owed.edits),
+            "deletions": [[c, m] for c, m in record.owed.deletions],
         },
         "turn_started_at": record.turn_started_at,
         "misses": [[u, n] for u, n in record.misses],
@@ -314,6 +315,10 @@ def _owed(value: object) -> Owed:
         board_version=_opt_int(doc["board_version"], "owed.board_version"),
         fresh=tuple(_int(x, "owed.fresh[]") for x in _list(doc["fresh"], "owed.fresh")),
         edits=tuple(_int(x, "owed.edits[]") for x in _list(doc["edits"], "owed.edits")),
+        deletions=tuple(
+            (_int(c, "owed.deletions chat"), _int(m, "owed.deletions message"))
+            for c, m in _list(doc.get("deletions", []), "owed.deletions")
+        ),
     )
 
 

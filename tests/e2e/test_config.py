@@ -9,10 +9,10 @@ import asyncio
 import json
 import os
 import sys
+import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
@@ -122,8 +122,7 @@ async def test_a_refused_token_or_an_unreachable_redis_stops_the_bot(redis_url: 
 
 async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
     """A POST without the right secret gets 403 and is not handled; with it, it is."""
-    parts = urlsplit(redis_url)
-    own_db = parts._replace(path="/13").geturl()  # the script's keys stay out of other tests' way
+    prefix = f"cfgtest-{uuid.uuid4().hex[:10]}"  # the script's keys stay out of other tests' way
     port = free_port()
     hook = f"http://127.0.0.1:{port}/hook"
     async with emulator() as emu:
@@ -133,7 +132,8 @@ async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
         env = environment(
             TELEGRAM_BOT_TOKEN=TOKEN,
             TELEGRAM_API_URL=emu.url,
-            REDIS_URL=own_db,
+            REDIS_URL=redis_url,
+            REDIS_KEY_PREFIX=prefix,
             WEBHOOK_URL=hook,
             WEBHOOK_LISTEN="127.0.0.1",
             WEBHOOK_PORT=str(port),
@@ -188,8 +188,8 @@ async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
             except TimeoutError:
                 proc.kill()
                 await proc.wait()
-            client = Redis.from_url(own_db)
-            keys = [k async for k in client.scan_iter(match=f"{PREFIX}:*")]
+            client = Redis.from_url(redis_url)
+            keys = [k async for k in client.scan_iter(match=f"{prefix}:*")]
             if keys:
                 await client.delete(*keys)
             await client.aclose()

@@ -99,7 +99,15 @@ BAD = [
     ({"WEBHOOK_LISTEN": "0.0.0.0 ; rm"}, "WEBHOOK_LISTEN", "address"),
     ({"BOT_LANGUAGE": "fr"}, "BOT_LANGUAGE", "ko, en"),
     ({"BOT_LANGUAGE": "en-US"}, "BOT_LANGUAGE", "ko, en"),
+    ({"REDIS_KEY_PREFIX": "a:b"}, "REDIS_KEY_PREFIX", "1 to 32"),
+    ({"REDIS_KEY_PREFIX": "x" * 33}, "REDIS_KEY_PREFIX", "1 to 32"),
 ]
+
+
+def test_the_key_prefix_defaults_to_sab_and_can_be_set() -> None:
+    """Several bots can share one Redis under their own prefixes."""
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN}).key_prefix == "sab"
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_KEY_PREFIX": "dw2"}).key_prefix == "dw2"
 
 
 @pytest.mark.parametrize(("env", "variable", "problem"), BAD)

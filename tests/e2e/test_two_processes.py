@@ -1,0 +1,279 @@
+"""Two bot processes behind a round-robin load balancer, sharing one Redis and three games.
+
+Consecutive webhook updates go to different processes, so a game's taps, joins and deliveries
+are handled by both. Then: every move answered "done" counted once (the stored state is the
+replay of exactly those moves), nothing owed left, one board post per state; ten simultaneous
+taps on one Confirm button make one move; with every update delivered twice (once to each
+process) each is still handled once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from emulator import EmulatorState, User
+from emulator.server import BotApiEmulator
+from engine import GameState
+from tgbot.callback import LeaveGame, StartGame, decode
+from tgbot.i18n import t
+
+from .harness import buttons, free_port, url_buttons
+from .procs import (
+    ERROR_TOAST,
+    PLAYED,
+    BotProcess,
+    Fleet,
+    Move,
+    RoundRobin,
+    Table,
+    assert_one_board_per_state,
+    bot_environment,
+    data_of,
+    fleet,
+    loaded,
+    own_keys,
+    replay,
+    until,
+)
+
+TURNS = 4  # per game, before the simultaneous taps
+TAPS = 10
+
+
+@dataclass
+class Game:
+    """One group's game and what its players saw."""
+
+    title: str
+    players: list[User]
+    rng: random.Random
+    chat: int = 0
+    gid: str = ""
+    lobby: int = 0
+    initial: GameState | None = None
+    moves: list[Move] = field(default_factory=list)
+    last: int = -1  # the state version of the last move's buttons
+
+
+async def open_lobby(table: Table, game: Game) -> None:
+    """The creator opens a lobby; everyone opens its deep link at the same moment."""
+    state = table.emu.state
+    creator = game.players[0]
+    game.chat = state.create_group(
+        game.title, creator=creator.id, members=[p.id for p in game.players[1:]]
+    ).id
+    state.send_text(creator.id, game.chat, "/new")
+    lobby = await table.emu.wait_for_bot_message(game.chat, timeout=20)
+    game.lobby = lobby.message_id
+    game.gid = next(
+        c.game for c in (decode(d) for _, d in buttons(lobby)) if isinstance(c, LeaveGame)
+    )
+    ((_, url),) = url_buttons(lobby)
+    await table.open_links(game.players, url)
+
+    async def joined() -> bool:
+        record = await table.store.load(game.gid)
+        return record is not None and len(record.lobby.players) == len(game.players)
+
+    await until(joined, timeout=20)
+
+
+async def start(table: Table, game: Game) -> None:
+    """The creator taps Start (twice if the lobby's buttons were out of date: a lobby edit of
+    one process can land after a newer one of the other, see the test at the end)."""
+    for _ in range(2):
+        lobby = table.emu.state.message(game.chat, game.lobby)
+        (data,) = data_of(lobby, StartGame)
+        query = await table.tap(game.players[0], lobby, data)
+        record = await loaded(table.store, game.gid)
+        if query.text != t(record.language, "toast.stale_lobby"):
+            break
+        await table.quiet()
+    assert query.text == t(record.language, "toast.played"), query.text
+    assert record.state is not None
+    game.initial = record.state
+
+
+async def turn(table: Table, game: Game) -> None:
+    """The player offered a move taps through to Confirm and confirms."""
+    user, message, game.last = await table.wait_turn(game.players, game.gid, game.last)
+    message, confirm = await table.reach_confirm(user, message, game.rng)
+    query = await table.tap(user, message, confirm)
+    assert query.text == PLAYED, query.text
+    game.moves.append(Move(user.id, decode(confirm)))  # type: ignore[arg-type]
+
+
+async def turns(table: Table, game: Game, count: int) -> None:
+    """Several turns of one game."""
+    for _ in range(count):
+        await turn(table, game)
+
+
+@dataclass
+class Cluster:
+    """Two bot processes behind the round-robin proxy, and the players' table."""
+
+    emu: BotApiEmulator
+    proxy: RoundRobin
+    bots: Fleet
+    table: Table
+
+
+@contextlib.asynccontextmanager
+async def cluster(redis_url: str, directory: Path) -> AsyncIterator[Cluster]:
+    """The emulator, the proxy and two started bot processes (always ended afterwards)."""
+    async with (
+        own_keys(redis_url) as (db_url, redis, prefix),
+        BotApiEmulator(EmulatorState(), webhook_retry_delay=0.05, webhook_timeout=5.0) as emu,
+    ):
+        ports = [free_port(), free_port()]
+        async with RoundRobin([f"http://127.0.0.1:{p}/hook" for p in ports]) as proxy:
+            with fleet(directory) as bots:
+                for name, port in zip("ab", ports, strict=True):
+                    bots.add(
+                        name, bot_environment(emu, db_url, proxy.url, port, prefix), port
+                    ).start()
+                for bot in bots.processes:
+                    await bot.wait_ready()
+                await emu.wait_for(lambda: emu.state.webhook.url == proxy.url, timeout=20)
+                yield Cluster(emu, proxy, bots, Table(emu, redis, prefix))
+
+
+async def test_two_processes_share_the_traffic_of_three_games(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Joins, starts, moves, a tap storm and doubled deliveries, spread over two processes."""
+    async with cluster(redis_url, tmp_path) as c:
+        emu, proxy, bots, table = c.emu, c.proxy, c.bots, c.table
+        state = emu.state
+        store = table.store
+        names = [("Ann", "Bob", "Cho"), ("Dee", "Eve", "Fay"), ("Gus", "Hal", "Ivy")]
+        games = [
+            Game(f"Dwarves {i}", [state.create_user(n) for n in group], random.Random(i))
+            for i, group in enumerate(names)
+        ]
+        await asyncio.gather(*(open_lobby(table, g) for g in games))
+        await table.quiet()
+        await asyncio.gather(*(start(table, g) for g in games))
+        await asyncio.gather(*(turns(table, g, TURNS) for g in games))
+
+        # Ten taps on the same Confirm button at once, spread over both processes.
+        storm = games[0]
+        user, message, storm.last = await table.wait_turn(storm.players, storm.gid, storm.last)
+        message, confirm = await table.reach_confirm(user, message, storm.rng)
+        await table.quiet()
+        before = len(proxy.forwarded)
+        ids = [
+            state.press_button(user.id, user.id, message.message_id, confirm) for _ in range(TAPS)
+        ]
+        answers = await asyncio.gather(*(emu.wait_for_answer(q, timeout=20) for q in ids))
+        texts = [a.text for a in answers]
+        assert texts.count(PLAYED) == 1, texts
+        assert ERROR_TOAST not in texts, texts
+        storm.moves.append(Move(user.id, decode(confirm)))  # type: ignore[arg-type]
+        served = {i for i, _ in proxy.forwarded[before:]}
+        assert served == {0, 1}, "the taps reached both processes"
+
+        # Every update delivered twice: once to each process.
+        emu.duplicate_webhook_deliveries = True
+        await asyncio.gather(*(turns(table, g, 2) for g in games))
+        emu.duplicate_webhook_deliveries = False
+        await table.quiet()
+
+        for g in games:
+            record = await loaded(store, g.gid)
+            assert record.state is not None and g.initial is not None
+            assert record.state.version == g.initial.version + len(g.moves), g.title
+            assert replay(g.gid, g.initial, g.moves) == record.state, g.title
+            assert record.owed.is_empty, g.title
+            assert_one_board_per_state(table, record)
+            actor = record.state.players[record.state.turn]
+            found = table.to_act(g.players, g.gid, record.state.version - 1)
+            assert found is not None and found[0].id == actor, g.title
+        assert not await store.owing_games()
+        queries = list(state.callback_queries.values())
+        assert all(q.answered for q in queries), "every tap answered"
+        assert not [q for q in queries if q.text == ERROR_TOAST]
+        statuses = {status for _, status in proxy.forwarded}
+        assert statuses == {200}, proxy.forwarded
+        for index in (0, 1):
+            assert sum(1 for i, _ in proxy.forwarded if i == index) > 20
+        assert not bots.problems(), "\n".join(bots.problems())
+
+
+async def test_a_slow_process_does_not_put_an_old_player_list_back_on_the_lobby(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Bob's join goes to one process, Cho's right after to the other, as a load balancer does.
+
+    The first process saves Bob's join and is slow (frozen while it tells Bob he joined); the
+    other saves Cho's join and edits the lobby. When the first one goes on, its edit must not
+    put the list without Cho back: the lobby shows who joined, and its Start button works.
+    """
+    async with cluster(redis_url, tmp_path) as c:
+        state, table = c.emu.state, c.table
+        ann, bob, cho = (state.create_user(n) for n in ("Ann", "Bob", "Cho"))
+        game = Game("Dwarves", [ann, bob, cho], random.Random(1))
+        game.chat = state.create_group("Dwarves", creator=ann.id, members=[bob.id, cho.id]).id
+        state.send_text(ann.id, game.chat, "/new")
+        lobby = await c.emu.wait_for_bot_message(game.chat, timeout=20)
+        game.lobby = lobby.message_id
+        game.gid = next(
+            x.game for x in (decode(d) for _, d in buttons(lobby)) if isinstance(x, LeaveGame)
+        )
+        ((_, url),) = url_buttons(lobby)
+
+        async def joined(count: int) -> None:
+            async def check() -> bool:
+                record = await table.store.load(game.gid)
+                return record is not None and len(record.lobby.players) == count
+
+            await until(check, timeout=20)
+
+        state.open_link(ann.id, url)
+        await joined(1)
+        await table.quiet()
+
+        frozen: list[BotProcess] = []
+        bobs_update: list[int] = []
+
+        def freeze_when_bob_is_told() -> None:
+            """Freeze the process telling Bob he joined, while it waits for Telegram's reply."""
+            if frozen or not table.bot_messages(bob.id):
+                return
+            bot = c.bots.processes[c.proxy.routes[bobs_update[0]]]
+            bot.freeze()
+            frozen.append(bot)
+
+        state.add_listener(freeze_when_bob_is_told)
+        state.open_link(bob.id, url)
+        bobs_update.append(state.update_log[-1]["update_id"])
+        await c.emu.wait_for(lambda: frozen, timeout=20)
+        state.open_link(cho.id, url)
+        await joined(3)
+        cho_update = state.update_log[-1]["update_id"]
+        assert c.bots.processes[c.proxy.routes[cho_update]] is not frozen[0]
+
+        def text() -> str:
+            return state.message(game.chat, game.lobby).content.raw_text or ""
+
+        await c.emu.wait_for(lambda: "Cho" in text(), timeout=20)
+        frozen[0].thaw()
+        await table.quiet()
+
+        assert all(name in text() for name in ("Ann", "Bob", "Cho")), (
+            "the slow process's older lobby edit landed last and hid a player who joined:\n"
+            + text()
+        )
+        await start(table, game)
+        queries = list(state.callback_queries.values())
+        record = await loaded(table.store, game.gid)
+        assert [q.text for q in queries] == [t(record.language, "toast.played")], (
+            "Start worked at the first tap"
+        )
+        assert not c.bots.problems(), "\n".join(c.bots.problems())
