@@ -27,7 +27,6 @@ SCRIPT = Path(sys.executable).with_name("saboteur-bot")
 TOKEN = "7000000001:AAHemulatorTokenForLocalTestsOnly12"
 OTHER_TOKEN = "7000000001:AAHnotTheTokenTheServerKnowsAbout99"
 SECRET = "the-webhook-secret_42"
-PREFIX = "sab"  # the script's key prefix
 
 
 def environment(**settings: str) -> dict[str, str]:
