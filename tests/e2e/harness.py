@@ -16,7 +16,7 @@ from typing import Any
 from redis.asyncio import Redis
 from telegram.ext import Application, BaseUpdateProcessor
 
-from emulator import EmulatorState, ManualClock, Message, User
+from emulator import EmulatorState, ManualClock, Message, RateLimits, User
 from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
 from tgbot.app import build_application
@@ -91,6 +91,7 @@ class World:
     prefix: str
     clock: ManualClock = field(default_factory=ManualClock)
     seed: int = 1
+    rate_limits: RateLimits | None = None  # Telegram's limits as the emulator applies them
     emu: BotApiEmulator | None = None
     app: Application | None = None  # type: ignore[type-arg]
     _forged: int = 0
@@ -108,7 +109,8 @@ class World:
 
     async def start(self) -> None:
         """Start the emulator, then the bot in webhook mode against it."""
-        self.emu = BotApiEmulator(EmulatorState(clock=self.clock), webhook_retry_delay=0.05)
+        state = EmulatorState(clock=self.clock, rate_limits=self.rate_limits)
+        self.emu = BotApiEmulator(state, webhook_retry_delay=0.05)
         await self.emu.start()
         port = free_port()
         config = Config(

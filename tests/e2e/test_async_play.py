@@ -3,7 +3,9 @@ a group upgraded to a supergroup, the bot removed, a player who blocked the bot.
 
 from __future__ import annotations
 
-from emulator import User
+from redis.asyncio import Redis
+
+from emulator import RateLimits, User
 from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO
 from tgbot.i18n import Language, t
 from tgbot.service import GameService
@@ -283,3 +285,32 @@ async def test_a_move_saved_but_not_announced_is_announced_by_the_next_sweep(
     assert len(posted) == len(boards_before) + 1, "one board post for the move, not two"
     nxt = await to_act(world, gid, players)
     assert (await live_hand(world, gid, nxt)).content.reply_markup is not None
+
+
+async def test_telegrams_429_is_honoured_and_nothing_is_lost(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """Telegram is stricter than the bot's budget (here 6 group messages a minute): its 429
+    retry_after holds the group's posts; the moves go on; after the wait one board catches up."""
+    world = World(redis_client, key_prefix, rate_limits=RateLimits(group_messages=6))
+    await world.start()
+    try:
+        players, chat, gid = await three_players(world)
+        play = Driver(world, players, seed=3)
+        for _ in range(8):
+            assert await play.turn()
+        record = await loaded(world, gid)
+        state = record.state
+        assert state is not None and state.version >= 8
+        assert record.owed.board_version == state.version  # owed, not lost
+        sent = world.state.messages(chat, include_deleted=True)
+        assert len([m for m in sent if m.sender_id == world.state.bot.id]) <= 6
+
+        world.clock.advance(61)
+        await sweep(world)
+        record = await loaded(world, gid)
+        assert record.owed.is_empty
+        boards = [m for m in world.state.messages(chat) if m.content.photo is not None]
+        assert [m.message_id for m in boards] == [record.messages.board]
+    finally:
+        await world.stop()
