@@ -19,8 +19,8 @@ from telegram.ext import (
     filters,
 )
 
-from . import menus
-from .callback import SetLanguage, decode
+from . import presenter
+from .callback import decode
 from .i18n import Language, t
 from .service import GameService, Person, Place
 from .telegram_io import markup
@@ -175,20 +175,21 @@ class Handlers:
         if change.new_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED):
             await self.service.bot_removed(change.chat.id)
 
-    async def help(self, update: Update, context: Context) -> None:
-        """/help."""
+    async def _reply(self, update: Update, *keys: str) -> None:
+        """Answer with catalog texts in the chat's language (the user's, in private)."""
         message = update.effective_message
         if message:
             lang = await self._lang(message.chat, update.effective_user)
-            await message.reply_html(t(lang, "help.text"), do_quote=False)
+            for key in keys:
+                await message.reply_html(t(lang, key), do_quote=False)
+
+    async def help(self, update: Update, context: Context) -> None:
+        """/help."""
+        await self._reply(update, "help.text")
 
     async def rules(self, update: Update, context: Context) -> None:
         """/rules: both editions in short."""
-        message = update.effective_message
-        if message:
-            lang = await self._lang(message.chat, update.effective_user)
-            await message.reply_html(t(lang, "rules.base"), do_quote=False)
-            await message.reply_html(t(lang, "rules.deluxe"), do_quote=False)
+        await self._reply(update, "rules.base", "rules.deluxe")
 
     async def settings(self, update: Update, context: Context) -> None:
         """/settings in a group: language, and the running game's time per turn."""
@@ -202,29 +203,18 @@ class Handlers:
         message = update.effective_message
         if message:
             lang = await self._lang(message.chat, update.effective_user)
-            keyboard = (
-                (
-                    menus.Button(t(lang, "button.lang_ko"), SetLanguage(Language.KO)),
-                    menus.Button(t(lang, "button.lang_en"), SetLanguage(Language.EN)),
-                ),
-            )
+            keyboard = (presenter.language_row(lang),)
             await message.reply_html(
                 t(lang, "lang.choose"), reply_markup=markup(keyboard), do_quote=False
             )
 
     async def group_only(self, update: Update, context: Context) -> None:
         """A group command sent in private."""
-        message = update.effective_message
-        if message:
-            lang = await self._lang(message.chat, update.effective_user)
-            await message.reply_html(t(lang, "start.group_only"), do_quote=False)
+        await self._reply(update, "start.group_only")
 
     async def unknown(self, update: Update, context: Context) -> None:
         """A command the bot does not know, in private."""
-        message = update.effective_message
-        if message:
-            lang = await self._lang(message.chat, update.effective_user)
-            await message.reply_html(t(lang, "error.unknown_command"), do_quote=False)
+        await self._reply(update, "error.unknown_command")
 
     async def button(self, update: Update, context: Context) -> None:
         """Any inline button: decode, let the service act, always answer the query."""

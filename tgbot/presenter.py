@@ -36,6 +36,7 @@ from .callback import (
     GameId,
     LeaveGame,
     SetEdition,
+    SetLanguage,
     SetTurnLimit,
     StartGame,
     ToggleVariant,
@@ -181,6 +182,14 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
             Button(t(lang, "button.start"), StartGame(g, rev)),
             Button(t(lang, "button.cancel"), CancelGame(g, rev)),
         ),
+    )
+
+
+def language_row(lang: Language) -> tuple[Button, ...]:
+    """The two language buttons (/lang, /settings)."""
+    return (
+        Button(t(lang, "button.lang_ko"), SetLanguage(Language.KO)),
+        Button(t(lang, "button.lang_en"), SetLanguage(Language.EN)),
     )
 
 

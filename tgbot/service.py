@@ -587,12 +587,7 @@ class GameService:
             t(lang, "settings.title"),
             t(lang, "settings.language", language=t(lang, f"lang.{lang.value}")),
         ]
-        rows: list[tuple[menus.Button, ...]] = [
-            (
-                menus.Button(t(lang, "button.lang_ko"), SetLanguage(Language.KO)),
-                menus.Button(t(lang, "button.lang_en"), SetLanguage(Language.EN)),
-            )
-        ]
+        rows: list[tuple[menus.Button, ...]] = [presenter.language_row(lang)]
         record = await self._active(place)
         if record is not None and record.status is Status.PLAYING:
             limit = record.lobby.turn_limit_hours
