@@ -23,6 +23,7 @@ class Owed:
     fresh: tuple[int, ...] = ()  # players owed a new, notifying live message
     edits: tuple[int, ...] = ()  # players whose live message must be redrawn
     deletions: tuple[tuple[int, int], ...] = ()  # (chat, message) replaced by a newer post
+    notes: tuple[tuple[int, str], ...] = ()  # (player, line) shown once on their live message
 
     @property
     def is_empty(self) -> bool:
@@ -52,9 +53,12 @@ def owe(
     board_version: int | None = None,
     fresh: Iterable[int] = (),
     edits: Iterable[int] = (),
+    notes: Sequence[tuple[int, str]] = (),
 ) -> Owed:
     """Add a move's announcements to what is owed (coalescing board posts)."""
     all_fresh = _union(owed.fresh, fresh)
+    noted = [u for u, _ in notes if u not in all_fresh]
+    edits = (*edits, *noted)
     version = owed.board_version
     if board_version is not None:
         version = board_version if version is None else max(version, board_version)
@@ -65,6 +69,7 @@ def owe(
         fresh=all_fresh,
         edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
         deletions=owed.deletions,
+        notes=(*owed.notes, *notes),
     )
 
 
@@ -96,12 +101,19 @@ def board_posted(owed: Owed, version: int, lines: Sequence[str]) -> Owed:
     return replace(owed, board_lines=rest, board_version=None if done else owed.board_version)
 
 
+def notes_for(owed: Owed, user_id: int) -> tuple[str, ...]:
+    """The lines owed to a player's live message."""
+    return tuple(text for u, text in owed.notes if u == user_id)
+
+
 def private_sent(owed: Owed, user_id: int, *, fresh: bool) -> Owed:
-    """Strike off a player's live message (a fresh one also covers an owed edit)."""
+    """Strike off a player's live message and its notes (a fresh one also covers an edit)."""
+    notes = tuple(n for n in owed.notes if n[0] != user_id)
     if fresh:
         return replace(
             owed,
             fresh=tuple(u for u in owed.fresh if u != user_id),
             edits=tuple(u for u in owed.edits if u != user_id),
+            notes=notes,
         )
-    return replace(owed, edits=tuple(u for u in owed.edits if u != user_id))
+    return replace(owed, edits=tuple(u for u in owed.edits if u != user_id), notes=notes)

@@ -59,12 +59,13 @@ from .callback import (
     start_link,
 )
 from .dedupe import UpdateLedger
-from .i18n import Language, t
+from .i18n import Language, card_name, t
 from .outbox import (
     Owed,
     board_posted,
     delete_later,
     deleted,
+    notes_for,
     owe,
     private_sent,
     text_sent,
@@ -672,6 +673,17 @@ class GameService:
                 return Toast(t(lang, "toast.game_over"))
             if version > state.version:
                 return Toast(t(lang, "toast.forged"), alert=True)
+            if person.user_id in record.automatic:
+                # Any tap of a player the game plays for brings them back (turn.auto_on says so).
+                back = dataclasses.replace(
+                    record, automatic=tuple(u for u in record.automatic if u != person.user_id)
+                )
+                if not await self.store.save(back, record.rev):
+                    continue
+                back = dataclasses.replace(back, rev=record.rev + 1)
+                await self._schedule(back, state.version)
+                await self._refresh_private(back, person.user_id, new_message=False)
+                return Toast(t(lang, "turn.auto_off"))
             seat = menus.Seat(gid, state, person.user_id, presenter.names_of(record), lang)
             out_of_turn = not isinstance(command, ShowHand | Back) and not seat.is_turn
             if version != state.version:
@@ -755,6 +767,7 @@ class GameService:
         *,
         stand_in: bool = False,
         texts: Sequence[str] = (),
+        notes: Sequence[tuple[int, str]] = (),
     ) -> GameRecord | None:
         """Save a move with what it owes the chats (one compare-and-set), then deliver."""
         before = record.state
@@ -764,6 +777,8 @@ class GameService:
         owed = self._owed_after(record, state, actor, transition.events)
         if texts:
             owed = dataclasses.replace(owed, texts=(*texts, *owed.texts))
+        if notes:
+            owed = owe(owed, notes=notes)
         misses = dict(record.misses)
         automatic = list(record.automatic)
         if not stand_in:
@@ -890,7 +905,8 @@ class GameService:
         for fresh, users in ((True, owed.fresh), (False, owed.edits)):
             if users:
                 user = users[0]
-                await self._refresh_private(record, user, new_message=fresh)
+                prompt = notes_for(owed, user)
+                await self._refresh_private(record, user, new_message=fresh, prompt=prompt)
                 await self._strike(gid, _private_done(user, fresh))
                 return True
         return False
@@ -1055,16 +1071,23 @@ class GameService:
             misses = dict(record.misses)
             automatic = list(record.automatic)
             name = presenter.mention(player, names.get(player, str(player)))
+            what = ", ".join(
+                presenter.escape_text(card_name(lang, c)) for c in getattr(move, "cards", ())
+            )
+            notes = [(player, t(lang, "turn.timed_out", what=t(lang, "turn.discarded", card=what)))]
             if player not in automatic:
                 misses[player] = misses.get(player, 0) + 1
                 texts.append(t(record.language, "status.away", name=name))
                 if misses[player] >= clocks.MISSES_FOR_AUTO:
                     automatic.append(player)
                     texts.append(t(record.language, "status.auto", name=name))
+                    notes.append((player, t(lang, "turn.auto_on")))
             updated = dataclasses.replace(
                 record, misses=tuple(sorted(misses.items())), automatic=tuple(automatic)
             )
-            if await self._commit_move(updated, transition, player, stand_in=True, texts=texts):
+            if await self._commit_move(
+                updated, transition, player, stand_in=True, texts=texts, notes=notes
+            ):
                 return
 
     async def _remember(

@@ -237,6 +237,7 @@ def record_to_json(record: GameRecord) -> str:
             "fresh": list(record.owed.fresh),
             "edits": list(record.owed.edits),
             "deletions": [[c, m] for c, m in record.owed.deletions],
+            "notes": [[u, text] for u, text in record.owed.notes],
         },
         "turn_started_at": record.turn_started_at,
         "misses": [[u, n] for u, n in record.misses],
@@ -318,6 +319,10 @@ def _owed(value: object) -> Owed:
         deletions=tuple(
             (_int(c, "owed.deletions chat"), _int(m, "owed.deletions message"))
             for c, m in _list(doc.get("deletions", []), "owed.deletions")
+        ),
+        notes=tuple(
+            (_int(u, "owed.notes user"), _str(text, "owed.notes text"))
+            for u, text in _list(doc.get("notes", []), "owed.notes")
         ),
     )
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 from redis.asyncio import Redis
 
 from emulator import RateLimits, User
+from tgbot.callback import ShowHand
 from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO
 from tgbot.i18n import Language, t
 from tgbot.service import GameService
 
 from . import driver
 from .driver import Driver
-from .games import live_hand, loaded, reach_confirm, start_game, state_of, to_act
+from .games import data_of, live_hand, loaded, reach_confirm, start_game, state_of, to_act
 from .harness import World, buttons, shown
 
 HOUR = 3600.0
@@ -69,6 +70,9 @@ async def test_a_turn_reminds_then_times_out_then_plays_automatically(world: Wor
     record = await loaded(world, gid)
     assert dict(record.misses)[first.id] == 1
     assert record.owed.is_empty
+    # The absent player's live message says what was played for them.
+    timed_out = t(Language.EN, "turn.timed_out", what="").split("(")[0]  # the player's language
+    assert timed_out in shown(await live_hand(world, gid, first))
 
     # Everyone stays away: after MISSES_FOR_AUTO misses the first player becomes automatic.
     for _ in range(3 * MISSES_FOR_AUTO):
@@ -89,10 +93,15 @@ async def test_a_turn_reminds_then_times_out_then_plays_automatically(world: Wor
     await sweep(world)
     assert (await state_of(world, gid)).version == before + 1
 
-    # Acting again ends automatic play.
+    # Any tap brings the player back; acting again clears the misses.
     while (await to_act(world, gid, players)) != first:
         world.clock.advance(24 * HOUR + 1)
         await sweep(world)
+    live = await live_hand(world, gid, first)
+    (refresh,) = data_of(live, ShowHand)
+    text, _ = await world.press(first, live, refresh)
+    assert text == t(Language.EN, "turn.auto_off")
+    assert first.id not in (await loaded(world, gid)).automatic
     message, confirm = await reach_confirm(world, gid, first)
     await world.press(first, message, confirm)
     record = await loaded(world, gid)

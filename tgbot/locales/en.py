@@ -183,6 +183,7 @@ MESSAGES: dict[str, str] = {
     "turn.reminder": "⏰ Your turn in <b>{chat}</b> ends in {time}.",
     "turn.timed_out": "Time is up: I played for you ({what}).",
     "turn.auto_on": "You missed several turns, so I now play for you. Tap any button to return.",
+    "turn.discarded": "discarded {card}",
     "turn.auto_off": "Welcome back: you play your own turns again.",
     "prompt.pick_card": "Pick a card to play.",
     "prompt.pick_spot": "Where does {card} go? Pick a numbered spot on the board.",

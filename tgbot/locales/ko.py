@@ -188,6 +188,7 @@ MESSAGES: dict[str, str] = {
         "여러 번 차례를 놓쳐서 이제부터 제가 대신 진행할게요. "
         "아무 버튼이나 누르면 돌아올 수 있어요."
     ),
+    "turn.discarded": "「{card}」 카드를 버림",
     "turn.auto_off": "돌아오신 걸 환영해요! 이제 다시 직접 카드를 내요.",
     "prompt.pick_card": "낼 카드를 고르세요.",
     "prompt.pick_spot": "「{card}」 카드를 어디에 놓을까요? 보드에서 번호를 고르세요.",
