@@ -33,3 +33,17 @@ def test_texts_go_in_order_and_private_messages_are_struck_off() -> None:
     owed = text_sent(text_sent(owed, "round over"), "next round")
     owed = private_sent(private_sent(owed, 7, fresh=True), 8, fresh=False)
     assert owed.is_empty
+
+
+def test_notes_ride_on_a_players_next_live_message_and_deletions_are_owed() -> None:
+    """A note owes the player an edit and leaves with it; a replaced post is owed a deletion."""
+    from tgbot.outbox import delete_later, deleted, notes_for
+
+    owed = owe(Owed(), notes=[(5, "Time is up")])
+    assert owed.edits == (5,) and notes_for(owed, 5) == ("Time is up",)
+    owed = private_sent(owed, 5, fresh=False)
+    assert notes_for(owed, 5) == () and owed.is_empty
+    owed = delete_later(delete_later(Owed(), -1, 10), -1, 10)
+    assert owed.deletions == ((-1, 10),) and not owed.is_empty
+    assert deleted(owed, -1, 10).is_empty
+    assert delete_later(Owed(), -1, None).is_empty
