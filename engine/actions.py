@@ -56,11 +56,3 @@ class ClearInFront:
 
 
 Action = PlaceTunnel | PlayOnPlayer | UseMap | Rockfall | Discard | ClearInFront
-ACTION_TYPES: tuple[type, ...] = (
-    PlaceTunnel,
-    PlayOnPlayer,
-    UseMap,
-    Rockfall,
-    Discard,
-    ClearInFront,
-)

@@ -33,7 +33,6 @@ from render.labels import cell_label
 
 from .callback import (
     CancelGame,
-    GameId,
     LeaveGame,
     SetEdition,
     SetLanguage,
@@ -389,8 +388,3 @@ def hand_caption(
         lines.append(t(lang, "hand.waiting", name=_name(names, awaited)))
     lines += prompt
     return "\n".join(lines)
-
-
-def game_id_of(record: GameRecord) -> GameId:
-    """The record's game id (for symmetry with the other helpers)."""
-    return record.game_id
