@@ -9,6 +9,7 @@ in Redis and survive restarts.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from redis.asyncio import Redis
 
@@ -61,4 +62,4 @@ class DeadlineIndex:
     async def pending(self) -> list[tuple[str, float]]:
         """Every pending deadline (for tests and /status)."""
         items = await self.redis.zrange(self.key, 0, -1, withscores=True)
-        return [(_text(m), float(s)) for m, s in items]
+        return [(_text(m), float(s)) for m, s in cast("list[tuple[str | bytes, float]]", items)]

@@ -41,12 +41,10 @@ their live private message.
 
 from __future__ import annotations
 
-import inspect
 import json
-from collections.abc import Awaitable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any
 
 from redis.asyncio import Redis
 
@@ -57,7 +55,6 @@ from .i18n import Language
 from .outbox import Owed
 
 SCHEMA = 1
-T = TypeVar("T")
 DEFAULT_PREFIX = "sab"
 _RETRIES = 8
 
@@ -392,11 +389,6 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
 # ------------------------------------------------------------------ the store
 
 
-async def _done(reply: Awaitable[T] | T) -> T:
-    """Await a command's reply (redis-py types its commands for the sync and async clients)."""
-    return await reply if inspect.isawaitable(reply) else reply
-
-
 def _text(value: str | bytes) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -429,7 +421,7 @@ class GameStore:
 
     async def owing_games(self) -> tuple[GameId, ...]:
         """The ids of games with announcements not delivered yet."""
-        members = await _done(self.redis.smembers(self.outbox_key()))
+        members = await self.redis.smembers(self.outbox_key())
         return tuple(sorted(_text(m) for m in members))
 
     def user_games_key(self, user_id: int) -> str:
@@ -474,7 +466,7 @@ class GameStore:
 
     async def load(self, game_id: GameId) -> GameRecord | None:
         """The stored game, or None if there is none (or it expired)."""
-        raw = await _done(self.redis.hgetall(self.game_key(game_id)))
+        raw = await self.redis.hgetall(self.game_key(game_id))
         if not raw:
             return None
         values = {_text(k): v for k, v in raw.items()}
@@ -555,16 +547,16 @@ class GameStore:
 
     async def user_games(self, user_id: int) -> tuple[GameId, ...]:
         """The ids of a user's active games, sorted."""
-        members = await _done(self.redis.smembers(self.user_games_key(user_id)))
+        members = await self.redis.smembers(self.user_games_key(user_id))
         return tuple(sorted(_text(m) for m in members))
 
     async def add_user_game(self, user_id: int, game_id: GameId) -> None:
         """Record that a user plays in a game (on join)."""
-        await _done(self.redis.sadd(self.user_games_key(user_id), game_id))
+        await self.redis.sadd(self.user_games_key(user_id), game_id)
 
     async def remove_user_game(self, user_id: int, game_id: GameId) -> None:
         """Forget that a user plays in a game (on leave)."""
-        await _done(self.redis.srem(self.user_games_key(user_id), game_id))
+        await self.redis.srem(self.user_games_key(user_id), game_id)
 
     # settings
 
@@ -574,7 +566,7 @@ class GameStore:
 
     async def set_user_language(self, user_id: int, language: Language) -> None:
         """Remember a user's language."""
-        await _done(self.redis.hset(self.user_key(user_id), "lang", language.value))
+        await self.redis.hset(self.user_key(user_id), "lang", language.value)
 
     async def group_language(self, chat_id: int) -> Language | None:
         """The language a group chose with /lang, if any."""
@@ -582,10 +574,10 @@ class GameStore:
 
     async def set_group_language(self, chat_id: int, language: Language) -> None:
         """Remember a group's language."""
-        await _done(self.redis.hset(self.group_key(chat_id), "lang", language.value))
+        await self.redis.hset(self.group_key(chat_id), "lang", language.value)
 
     async def _language(self, key: str) -> Language | None:
-        raw = await _done(self.redis.hget(key, "lang"))
+        raw = await self.redis.hget(key, "lang")
         if raw is None:
             return None
         try:
