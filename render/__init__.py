@@ -4,9 +4,12 @@ from .board import render_board, render_confirm, render_placement_preview, rende
 from .hand import render_hand
 from .labels import cell_label, column_label, parse_cell_label, row_label
 from .png import to_png
+from .style import FontMissingError, check_fonts, use_font_dir
 
 __all__ = [
+    "FontMissingError",
     "cell_label",
+    "check_fonts",
     "column_label",
     "parse_cell_label",
     "render_board",
@@ -16,4 +19,5 @@ __all__ = [
     "render_private_board",
     "row_label",
     "to_png",
+    "use_font_dir",
 ]

@@ -91,7 +91,36 @@ BASE_COLOURS: tuple[RGB, ...] = (
 )
 
 FONT_DIR = Path("/usr/share/fonts/truetype/nanum")
+FONT_PACKAGE = "fonts-nanum"  # the Debian package that ships NanumGothic
 _FONT_FILES = {False: "NanumGothic.ttf", True: "NanumGothicBold.ttf"}
+_font_dir = FONT_DIR
+
+
+class FontMissingError(RuntimeError):
+    """The Hangul font cannot be loaded; the message is one line naming the package."""
+
+
+def use_font_dir(directory: Path) -> None:
+    """Draw with the NanumGothic files of this directory from now on (before any picture)."""
+    global _font_dir
+    _font_dir = Path(directory)
+    for cached in (font, text_image, _missing_glyph, _has_glyph):
+        cached.cache_clear()
+
+
+def check_fonts() -> None:
+    """Raise FontMissingError unless both NanumGothic files load (checked once at start)."""
+    for bold in (False, True):
+        path = _font_dir / _FONT_FILES[bold]
+        try:
+            # From an open file: given a path it cannot open, Pillow searches other font folders.
+            with path.open("rb") as file:
+                ImageFont.truetype(file, 12, layout_engine=ImageFont.Layout.BASIC)
+        except OSError:
+            raise FontMissingError(
+                f"the Hangul font {path} is missing or unreadable: install Debian's "
+                f"{FONT_PACKAGE} (apt-get install {FONT_PACKAGE}) or set FONT_DIR"
+            ) from None
 
 
 @lru_cache(maxsize=64)
@@ -100,7 +129,7 @@ def font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
     # The basic layout needs no shaping library, so the same text gives the same pixels
     # wherever the bot runs; Hangul syllables are precomposed and need no shaping.
     return ImageFont.truetype(
-        str(FONT_DIR / _FONT_FILES[bold]), size, layout_engine=ImageFont.Layout.BASIC
+        str(_font_dir / _FONT_FILES[bold]), size, layout_engine=ImageFont.Layout.BASIC
     )
 
 

@@ -14,7 +14,6 @@ import dataclasses
 import logging
 import os
 import signal
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from emulator.server import BotApiEmulator
 from emulator.state import EmulatorState
 from tgbot.app import build_application
 from tgbot.config import Config, ConfigError, load_config
+from tgbot.main import fail, start_fonts
 
 from .store import SandboxStore, open_store
 from .table import Table
@@ -37,7 +37,8 @@ HOST = "127.0.0.1"
 STATIC_DIR = Path(__file__).with_name("static")
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 # The sandbox reads only these two; a bot's token or webhook settings are no business of it.
-SANDBOX_VARIABLES = ("REDIS_URL", "BOT_LANGUAGE")
+PROG = "saboteur-bot sandbox"
+SANDBOX_VARIABLES = ("REDIS_URL", "BOT_LANGUAGE", "LOG_LEVEL", "FONT_DIR")
 
 
 class SandboxEmulator(BotApiEmulator):
@@ -138,9 +139,9 @@ class Sandbox:
 
 
 def sandbox_config(environ: Mapping[str, str]) -> Config:
-    """The bot's settings for the sandbox: BOT_LANGUAGE and REDIS_URL checked, nothing else."""
+    """The bot's settings for the sandbox: only SANDBOX_VARIABLES are read (and checked)."""
     wanted = {name: environ[name] for name in SANDBOX_VARIABLES if name in environ}
-    return load_config(wanted, require_token=False)
+    return load_config(wanted, require_token=False, default_log_level="WARNING")
 
 
 async def serve(port: int, environ: Mapping[str, str]) -> None:
@@ -164,30 +165,31 @@ async def serve(port: int, environ: Mapping[str, str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse `[--port N]`, then serve until interrupted."""
+    """Parse `[--port N]`, check the settings and the font, then serve until interrupted."""
     parser = argparse.ArgumentParser(
-        prog="saboteur-bot sandbox",
+        prog=PROG,
         description="Play Saboteur offline in a browser: the real bot against a local Telegram.",
     )
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help="port of the page (0: any free one)"
     )
     args = parser.parse_args(argv)
+    try:
+        config = sandbox_config(os.environ)
+    except ConfigError as err:
+        fail(f"configuration error: {err}", status=2, prog=PROG)
     logging.basicConfig(
-        level=os.environ.get("LOG_LEVEL", "WARNING"),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    start_fonts(config, prog=PROG)
     try:
         asyncio.run(serve(args.port, os.environ))
     except KeyboardInterrupt:
         pass
     except ConfigError as err:
-        print(f"saboteur-bot sandbox: configuration error: {err}", file=sys.stderr)
-        raise SystemExit(2) from None
+        fail(f"configuration error: {err}", status=2, prog=PROG)
     except RedisError as err:
-        print(f"saboteur-bot sandbox: cannot use REDIS_URL: {err}", file=sys.stderr)
-        raise SystemExit(1) from None
+        fail(f"cannot use REDIS_URL: {err}", status=1, prog=PROG)
     except OSError as err:
-        print(f"saboteur-bot sandbox: cannot start: {err} (another --port?)", file=sys.stderr)
-        raise SystemExit(1) from None
+        fail(f"cannot start: {err} (another --port?)", status=1, prog=PROG)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from telegram import Bot, BotCommand
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from .budget import ChatBudget
@@ -81,11 +81,24 @@ async def check_services(config: Config) -> None:
     """
     assert config.token is not None, "a token is needed"
     bot = Bot(config.token, base_url=config.base_url, base_file_url=config.base_file_url)
+    quiet = logging.getLogger("telegram.request")  # would log a traceback before raising
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     try:
         async with bot:
             pass  # entering the bot calls getMe
     except InvalidToken:
-        raise ConfigError("TELEGRAM_BOT_TOKEN", "was refused by the Bot API server") from None
+        raise ConfigError(
+            "TELEGRAM_BOT_TOKEN",
+            f"was refused by {config.api_url} (a wrong token, or not a Bot API server)",
+        ) from None
+    except TelegramError as err:  # NetworkError and TimedOut included
+        problem = str(err).replace(config.token, "<token>")
+        raise ConfigError(
+            "TELEGRAM_API_URL", f"cannot use the Bot API at {config.api_url}: {problem}"
+        ) from None
+    finally:
+        quiet.setLevel(level)
     client = Redis.from_url(config.redis_url)
     try:
         await client.ping()

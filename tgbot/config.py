@@ -11,6 +11,8 @@
 | `WEBHOOK_SECRET` | (required with `WEBHOOK_URL`) | Telegram's secret token header value |
 | `BOT_LANGUAGE` | `ko` | language of groups and users that chose none |
 | `REDIS_KEY_PREFIX` | `sab` | prefix of every Redis key (several bots can share one Redis) |
+| `LOG_LEVEL` | `INFO` | Python logging level: DEBUG, INFO, WARNING, ERROR or CRITICAL |
+| `FONT_DIR` | `/usr/share/fonts/truetype/nanum` | folder of the NanumGothic fonts |
 
 An empty variable counts as unset (as `VAR=` in a compose file means). Errors never echo the
 token, the secret or a password in `REDIS_URL`.
@@ -18,9 +20,11 @@ token, the secret or a password in `REDIS_URL`.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from .i18n import Language, parse_language
@@ -31,6 +35,9 @@ DEFAULT_LISTEN = "0.0.0.0"
 DEFAULT_PORT = 8443
 DEFAULT_LANGUAGE = Language.KO
 DEFAULT_KEY_PREFIX = "sab"
+DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_FONT_DIR = Path("/usr/share/fonts/truetype/nanum")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _KEY_PREFIX = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 # A bot id, a colon, and the secret part (35 characters from @BotFather today).
@@ -64,6 +71,8 @@ class Config:
     webhook_secret: str | None = None
     language: Language = DEFAULT_LANGUAGE
     key_prefix: str = DEFAULT_KEY_PREFIX
+    log_level: str = DEFAULT_LOG_LEVEL
+    font_dir: Path = DEFAULT_FONT_DIR
 
     @property
     def is_webhook(self) -> bool:
@@ -160,8 +169,23 @@ def _redis_url(value: str) -> str:
     return value
 
 
-def load_config(environ: Mapping[str, str], *, require_token: bool = True) -> Config:
+def log_level(environ: Mapping[str, str], default: str = DEFAULT_LOG_LEVEL) -> str:
+    """`LOG_LEVEL` as one of Python's level names (any case), else ConfigError."""
+    value = (_get(environ, "LOG_LEVEL") or default).upper()
+    if value not in LOG_LEVELS or not isinstance(logging.getLevelName(value), int):
+        shown = _get(environ, "LOG_LEVEL")
+        raise ConfigError("LOG_LEVEL", f"must be one of {', '.join(LOG_LEVELS)}, got {shown!r}")
+    return value
+
+
+def load_config(
+    environ: Mapping[str, str],
+    *,
+    require_token: bool = True,
+    default_log_level: str = DEFAULT_LOG_LEVEL,
+) -> Config:
     """Read and check every setting; raises ConfigError on the first problem found."""
+    level = log_level(environ, default_log_level)
     token = _get(environ, "TELEGRAM_BOT_TOKEN")
     if token is None:
         if require_token:
@@ -217,6 +241,8 @@ def load_config(environ: Mapping[str, str], *, require_token: bool = True) -> Co
     if not _KEY_PREFIX.fullmatch(key_prefix):
         raise ConfigError("REDIS_KEY_PREFIX", "must be 1 to 32 characters of A-Z a-z 0-9 _ -")
 
+    font_dir = Path(_get(environ, "FONT_DIR") or DEFAULT_FONT_DIR)
+
     return Config(
         token=token,
         api_url=api_url,
@@ -227,4 +253,6 @@ def load_config(environ: Mapping[str, str], *, require_token: bool = True) -> Co
         webhook_secret=secret,
         language=language,
         key_prefix=key_prefix,
+        log_level=level,
+        font_dir=font_dir,
     )

@@ -1,45 +1,100 @@
-"""`saboteur-bot`: run the bot (webhook when WEBHOOK_URL is set, long polling otherwise).
-
-`saboteur-bot sandbox [--port N]` runs the offline sandbox instead (no token needed).
-"""
+"""`saboteur-bot`: the bot (webhook when WEBHOOK_URL is set, long polling otherwise), or the
+offline sandbox (`saboteur-bot sandbox`)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
+from typing import NoReturn
+
+from render import FontMissingError, check_fonts, use_font_dir
 
 from .config import Config, ConfigError, load_config
 
+PROG = "saboteur-bot"
+_EPILOG = (
+    "Settings come from the environment: TELEGRAM_BOT_TOKEN (required to run the bot), "
+    "TELEGRAM_API_URL, REDIS_URL, WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_LISTEN, WEBHOOK_PORT, "
+    "BOT_LANGUAGE, REDIS_KEY_PREFIX, LOG_LEVEL, FONT_DIR (see the README)."
+)
+
+
+def package_version() -> str:
+    """The installed version of saboteur-bot."""
+    try:
+        return version(PROG)
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command line: `run` (the default) and `sandbox`; --help and --version."""
+    top = argparse.ArgumentParser(
+        prog=PROG,
+        description="Saboteur and Saboteur Deluxe, played in Telegram groups.",
+        epilog=_EPILOG,
+    )
+    top.add_argument("--version", action="version", version=f"{PROG} {package_version()}")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser(
+        "run",
+        help="run the bot against Telegram (the default)",
+        description="Run the bot: webhook when WEBHOOK_URL is set, long polling otherwise.",
+        epilog=_EPILOG,
+    )
+    commands.add_parser(
+        "sandbox",
+        help="play offline in a browser: the real bot against a local Telegram "
+        "(saboteur-bot sandbox --help)",
+    )
+    return top
+
 
 def main(argv: list[str] | None = None) -> None:
-    """Start the bot from the environment; a bad setting stops it with one clear line."""
-    args = sys.argv[1:] if argv is None else argv
-    if args and args[0] == "sandbox":
+    """Parse the command line and start; a bad setting stops it with one clear line."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["sandbox"]:  # its own parser answers --help and checks --port
         from sandbox.server import main as sandbox_main
 
-        sandbox_main(args[1:])
+        sandbox_main(argv[1:])
         return
-    if args and args[0] in ("-h", "--help"):
-        print(__doc__)
-        print("Configuration: see the README (TELEGRAM_BOT_TOKEN, REDIS_URL, WEBHOOK_URL, ...).")
-        return
-    logging.basicConfig(
-        level=os.environ.get("LOG_LEVEL", "INFO"),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    parser().parse_args(argv)
     try:
         config = load_config(os.environ)
-        from .app import check_services  # telegram, redis, Pillow: only once the settings are sane
+    except ConfigError as err:
+        fail(f"configuration error: {err}", status=2)
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    start_fonts(config)
+    try:
+        from .app import check_services  # telegram, redis: only once the settings are sane
 
         asyncio.run(check_services(config))
     except ConfigError as err:
-        line = " ".join(str(err).split())
-        print(f"saboteur-bot: configuration error: {line}", file=sys.stderr)
-        raise SystemExit(2) from None
+        fail(f"configuration error: {err}", status=2)
     _run(config)
+
+
+def start_fonts(config: Config, prog: str = PROG) -> None:
+    """Point the pictures at FONT_DIR and stop at once (one line) if the Hangul font is missing."""
+    use_font_dir(config.font_dir)
+    try:
+        check_fonts()
+    except FontMissingError as err:
+        fail(str(err), status=1, prog=prog)
+
+
+def fail(message: str, *, status: int, prog: str = PROG) -> NoReturn:
+    """Print one line on stderr and exit with this status."""
+    line = " ".join(message.split())
+    print(f"{prog}: {line}", file=sys.stderr)
+    raise SystemExit(status) from None
 
 
 def _run(config: Config) -> None:

@@ -12,6 +12,7 @@ import sys
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from importlib.metadata import version
 from pathlib import Path
 
 import aiohttp
@@ -34,11 +35,14 @@ def environment(**settings: str) -> dict[str, str]:
     return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LOG_LEVEL": "INFO", **settings}
 
 
-async def run_script(env: Mapping[str, str], timeout: float = 30) -> tuple[int, str, str]:
-    """Run `saboteur-bot` to its end; (exit status, stdout, stderr)."""
+async def run_script(
+    env: Mapping[str, str], *args: str, timeout: float = 30
+) -> tuple[int, str, str]:
+    """Run `saboteur-bot ARGS` to its end; (exit status, stdout, stderr)."""
     assert SCRIPT.exists(), f"{SCRIPT} is missing: install the project (scripts/setup.sh)"
     proc = await asyncio.create_subprocess_exec(
         str(SCRIPT),
+        *args,
         env=dict(env),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
@@ -90,6 +94,58 @@ async def test_a_bad_setting_stops_the_bot_with_one_line(
     """Missing or malformed settings: status 2, one line on stderr naming the variable."""
     result = await run_script(environment(**settings))
     assert_refused(result, variable, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi", "pw-9")
+
+
+@pytest.mark.parametrize("command", [(), ("sandbox", "--port", "0")])
+@pytest.mark.parametrize("level", ["loud", "5", "info please"])
+async def test_a_bad_log_level_stops_the_bot_and_the_sandbox_with_one_line(
+    command: tuple[str, ...], level: str
+) -> None:
+    """LOG_LEVEL that is not a level name: status 2 and one line naming it, before anything."""
+    status, out, err = await run_script(
+        environment(TELEGRAM_BOT_TOKEN=GOOD, LOG_LEVEL=level), *command
+    )
+    lines = err.splitlines()
+    assert (status, len(lines), out) == (2, 1, ""), (status, err, out)
+    assert "LOG_LEVEL" in lines[0] and repr(level) in lines[0], lines[0]
+    assert lines[0].startswith("saboteur-bot")
+
+
+@pytest.mark.parametrize("command", [(), ("sandbox", "--port", "0")])
+async def test_a_missing_hangul_font_stops_the_bot_and_the_sandbox_naming_the_package(
+    command: tuple[str, ...], tmp_path: Path
+) -> None:
+    """No NanumGothic in FONT_DIR: one line naming fonts-nanum, never an OSError mid-game."""
+    env = environment(TELEGRAM_BOT_TOKEN=GOOD, FONT_DIR=str(tmp_path))
+    status, out, err = await run_script(env, *command)
+    lines = err.splitlines()
+    assert (status, len(lines)) == (1, 1), (status, err)
+    assert "fonts-nanum" in lines[0] and str(tmp_path) in lines[0], lines[0]
+    assert "Traceback" not in err and "Sandbox ready" not in out
+
+
+async def test_version_help_and_usage_errors() -> None:
+    """--version and --help answer without a token; an unknown argument is a usage error."""
+    bare = environment()
+    status, out, err = await run_script(bare, "--version")
+    assert (status, err) == (0, "") and out.strip() == f"saboteur-bot {version('saboteur-bot')}"
+    status, out, err = await run_script(bare, "--help")
+    assert status == 0 and err == ""
+    assert "run" in out and "sandbox" in out and "TELEGRAM_BOT_TOKEN" in out
+    status, out, err = await run_script(bare, "sandbox", "--help")
+    assert status == 0 and "--port" in out
+    for args in (("--bogus",), ("play",), ("run", "--fast"), ("sandbox", "--port", "x")):
+        status, out, err = await run_script(bare, *args)
+        assert status == 2 and err.startswith("usage: saboteur-bot"), (args, err)
+        assert "TELEGRAM_BOT_TOKEN" not in err, (args, err)  # not a complaint about the token
+
+
+async def test_an_unreachable_bot_api_stops_the_bot_with_one_line() -> None:
+    """Nobody answers at TELEGRAM_API_URL: status 2, one line naming it, no token shown."""
+    url = f"http://127.0.0.1:{free_port()}"
+    result = await run_script(environment(TELEGRAM_BOT_TOKEN=GOOD, TELEGRAM_API_URL=url))
+    assert_refused(result, "TELEGRAM_API_URL", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi")
+    assert url in result[2]
 
 
 @asynccontextmanager
