@@ -328,6 +328,7 @@ def get_chat(state: EmulatorState, params: Params) -> JsonDict:
             "limited_gifts": False,
             "unique_gifts": False,
             "premium_subscription": False,
+            "gifts_from_channels": False,  # Bot API 9.3
         },
     }
 

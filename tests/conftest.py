@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from redis.asyncio import Redis
 
+import tgbot  # noqa: F401  (its opt-in to PTB's timedelta durations covers every test folder)
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """--regen-golden rewrites golden files (transcripts, PNGs) instead of comparing."""

@@ -13,9 +13,6 @@ from emulator import EmulatorState, ManualClock, RateLimits
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, RawCall
 
-# PTB warns that RetryAfter.retry_after will become a timedelta; that is PTB's business, not ours.
-pytestmark = pytest.mark.filterwarnings("ignore:Deprecated since version v22.2")
-
 
 def tiny_png() -> bytes:
     out = io.BytesIO()
