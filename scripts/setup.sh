@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
 # Prepare a fresh Debian machine: system packages where missing, then a virtualenv in .venv.
+#   bash scripts/setup.sh          what the bot and the sandbox need (fonts-nanum; the bot's pins)
+#   bash scripts/setup.sh --test   and what the tests need on top (redis-server, chromium, an emoji
+#                                  font for the browser screenshots; pytest, mypy, ruff, Babel...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mode=run
+case "${1:-}" in
+  "") ;;
+  --test) mode=test ;;
+  *) echo "usage: bash scripts/setup.sh [--test]" >&2; exit 2 ;;
+esac
+
 need=()
-command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ -e /usr/share/fonts/truetype/nanum/NanumGothic.ttf ] || need+=(fonts-nanum)
-command -v chromium >/dev/null 2>&1 || need+=(chromium)  # the sandbox's browser test
+if [ "$mode" = test ]; then
+  command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)  # the sandbox's browser test
+  [ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need+=(fonts-noto-color-emoji)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need[*]}"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
@@ -18,10 +31,12 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-stamp=.venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)
-if [ ! -e "$stamp" ]; then
-  .venv/bin/python -m pip install -q --upgrade pip==25.2
-  .venv/bin/python -m pip install -q -e '.[dev]'
+# One stamp per pyproject.toml and mode; the test installation includes the bot's.
+hash=$(sha256sum pyproject.toml | cut -c1-16)
+if [ ! -e ".venv/.installed-$hash-test" ] && [ ! -e ".venv/.installed-$hash-$mode" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip==26.3
+  if [ "$mode" = test ]; then extras='.[dev]'; else extras='.'; fi
+  .venv/bin/python -m pip install -q -e "$extras"
   rm -f .venv/.installed-*
-  touch "$stamp"
+  touch ".venv/.installed-$hash-$mode"
 fi

@@ -2,9 +2,9 @@
 # The test command: set up what is missing, then lint, type-check and run the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --test
 . .venv/bin/activate
 ruff check .
 ruff format --check engine render tgbot emulator sandbox tests bench 2>/dev/null || { echo "ruff format: run 'ruff format' (see above)"; ruff format --check --diff engine render tgbot emulator sandbox tests bench | head -40; exit 1; }
-mypy engine render tgbot sandbox
+mypy engine render tgbot sandbox emulator tests
 pytest "$@"

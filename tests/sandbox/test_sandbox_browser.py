@@ -7,11 +7,13 @@ whoever is to play. Labels come from the bot's catalog, in each seat's language.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tgbot.i18n import Language, t
@@ -272,3 +274,25 @@ def test_a_phone_sized_window_shows_one_chat_and_a_switcher(
     expect(group(page).get_by_test_id("message").last).to_be_visible()
     page.screenshot(path=str(OUTPUT / "sandbox-phone-group.png"))
     context.close()
+
+
+def test_the_browser_draws_the_keyboard_markers_as_colour_emoji(browser: Browser) -> None:
+    """The screenshots show ✅/▫️ as emoji (Debian's fonts-noto-color-emoji), not as boxes."""
+    page = browser.new_page(viewport={"width": 200, "height": 100})
+    try:
+        page.set_content(
+            '<span id="m" style="font-size:48px;line-height:1">✅</span>'
+            '<span id="t" style="font-size:48px;line-height:1">&#xE000;</span>'
+        )
+        marker = page.locator("#m").screenshot()
+        missing = page.locator("#t").screenshot()  # what a glyph nobody has looks like
+    finally:
+        page.close()
+    red, green, blue = (
+        band.tobytes() for band in Image.open(io.BytesIO(marker)).convert("RGB").split()
+    )
+    greens = sum(
+        1 for r, g, b in zip(red, green, blue, strict=True) if g > 120 and g > r + 40 and g > b + 40
+    )
+    assert greens > 200, "✅ is not drawn in colour: install Debian's fonts-noto-color-emoji"
+    assert marker != missing
