@@ -29,7 +29,7 @@ def _name(requirement: str) -> str:
 
 
 def test_the_bot_installs_none_of_the_test_tools() -> None:
-    """`pip install .` (what scripts/run.sh does) brings no browser driver, test runner or linter."""
+    """`pip install .` (what scripts/run.sh does) brings no browser driver, test runner, linter."""
     installed = requires("saboteur-bot") or []
     runtime = {_name(r) for r in installed if "extra ==" not in r}
     assert runtime and not runtime & TEST_ONLY, runtime & TEST_ONLY
