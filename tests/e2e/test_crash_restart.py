@@ -136,6 +136,7 @@ async def stage(redis_url: str, directory: Path) -> AsyncIterator[Stage]:
             yield Stage(emu, bots, bot, Table(emu, redis, prefix))
 
 
+@pytest.mark.slow
 async def test_a_bot_killed_mid_game_and_restarted_loses_and_doubles_nothing(
     redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

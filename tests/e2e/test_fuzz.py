@@ -344,6 +344,7 @@ def forge(
     return query_id
 
 
+@pytest.mark.slow
 async def test_thousands_of_random_and_forged_updates_change_no_game(
     world: World, captured: Captured
 ) -> None:

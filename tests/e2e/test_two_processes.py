@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from emulator import EmulatorState, User
 from emulator.server import BotApiEmulator
 from engine import GameState
@@ -144,6 +146,7 @@ async def cluster(redis_url: str, directory: Path) -> AsyncIterator[Cluster]:
                 yield Cluster(emu, proxy, bots, Table(emu, redis, prefix))
 
 
+@pytest.mark.slow
 async def test_two_processes_share_the_traffic_of_three_games(
     redis_url: str, tmp_path: Path
 ) -> None:

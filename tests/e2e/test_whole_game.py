@@ -26,6 +26,7 @@ def everything_shown(world: World, chat: int) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("count", "seed"), [(3, 11), (5, 23)])
 async def test_a_whole_game_played_by_buttons_only(world: World, count: int, seed: int) -> None:
     """Lobby, three rounds of button taps, the final scoreboard; nothing leaks on the way."""

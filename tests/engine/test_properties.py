@@ -218,17 +218,37 @@ def check_game(players: int, edition: Edition, seed: int) -> None:
     assert state == final
 
 
+BASE_GAMES = st.integers(0, 2**32 - 1), st.integers(3, 10)
+DELUXE_GAMES = st.integers(0, 2**32 - 1), st.integers(2, 12)
+
+
+@pytest.mark.slow
 @SETTINGS
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(3, 10))
+@given(*BASE_GAMES)
 def test_random_base_games_keep_every_property(seed: int, players: int) -> None:
     """300 whole base games, 3 to 10 players."""
     check_game(players, Edition.BASE, seed)
 
 
+@settings(SETTINGS, max_examples=25)
+@given(*BASE_GAMES)
+def test_a_few_random_base_games_keep_every_property(seed: int, players: int) -> None:
+    """25 whole base games (the fast lane's share of the 300)."""
+    check_game(players, Edition.BASE, seed)
+
+
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=120)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 12))
+@given(*DELUXE_GAMES)
 def test_random_deluxe_games_keep_every_property(seed: int, players: int) -> None:
     """Whole Deluxe games, 2 to 12 players (117 cards including the 10 removed)."""
+    check_game(players, Edition.DELUXE, seed)
+
+
+@settings(SETTINGS, max_examples=12)
+@given(*DELUXE_GAMES)
+def test_a_few_random_deluxe_games_keep_every_property(seed: int, players: int) -> None:
+    """12 whole Deluxe games (the fast lane's share of the 120)."""
     check_game(players, Edition.DELUXE, seed)
 
 

@@ -181,6 +181,7 @@ def board_bytes(page: Page) -> tuple[str, bytes]:
 # ---------------------------------------------------------------------- the tests
 
 
+@pytest.mark.slow
 def test_three_seats_play_turns_by_tapping_their_private_keyboards(
     sandbox: Running, browser: Browser
 ) -> None:
@@ -239,6 +240,7 @@ def test_three_seats_play_turns_by_tapping_their_private_keyboards(
     page.close()
 
 
+@pytest.mark.slow  # goes on from the seats the test above added
 def test_a_phone_sized_window_shows_one_chat_and_a_switcher(
     sandbox: Running, browser: Browser
 ) -> None:
