@@ -9,6 +9,8 @@ from urllib.parse import urlsplit, urlunsplit
 import fakeredis
 from redis.asyncio import Redis
 
+from tgbot.keys import Keys
+
 
 @dataclass(frozen=True, slots=True)
 class SandboxStore:
@@ -23,7 +25,10 @@ class SandboxStore:
         """Delete this run's keys (the emulated chats they point to end with the process)."""
         if self.is_embedded:
             return
-        keys = [key async for key in self.client.scan_iter(match=f"{self.prefix}:*", count=500)]
+        keys = [
+            key
+            async for key in self.client.scan_iter(match=Keys(self.prefix).everything(), count=500)
+        ]
         if keys:
             await self.client.delete(*keys)
 

@@ -11,6 +11,8 @@ import uuid
 
 from redis.asyncio import Redis
 
+from .keys import Keys
+
 GROUP_MESSAGES_PER_MINUTE = 20
 WINDOW_SECONDS = 60.0
 
@@ -39,14 +41,14 @@ class ChatBudget:
         window: float = WINDOW_SECONDS,
     ) -> None:
         self.redis = redis
-        self.prefix = prefix
+        self.keys = Keys(prefix)
         self.limit = limit
         self.window = window
         self._take = redis.register_script(_TAKE)
 
     def key(self, chat_id: int) -> str:
         """The budget's key for a chat."""
-        return f"{self.prefix}:budget:{chat_id}"
+        return self.keys.budget(chat_id)
 
     async def take(self, chat_id: int, now: float) -> float:
         """Use one send of the chat's budget: 0 if allowed now, else seconds to wait."""

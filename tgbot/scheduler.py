@@ -14,6 +14,7 @@ from typing import cast
 from redis.asyncio import Redis
 
 from .clocks import Deadline
+from .keys import Keys
 
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
@@ -34,7 +35,7 @@ class DeadlineIndex:
 
     def __init__(self, redis: Redis, *, prefix: str) -> None:
         self.redis = redis
-        self.key = f"{prefix}:deadlines"
+        self.key = Keys(prefix).deadlines()
         self._claim = redis.register_script(_CLAIM)
 
     async def add(self, deadlines: Iterable[Deadline]) -> None:

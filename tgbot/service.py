@@ -834,7 +834,7 @@ class GameService:
     async def deliver(self, gid: str) -> None:
         """Send what a game owes, striking each item off once sent; one process at a time."""
         redis = self.store.redis
-        lease = f"{self.store.prefix}:lease:{{{gid}}}"
+        lease = self.store.keys.lease(gid)
         token = uuid.uuid4().hex
         if not await redis.set(lease, token, nx=True, px=LEASE_MS):
             return  # another process delivers; what it leaves the sweeper picks up

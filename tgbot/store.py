@@ -1,25 +1,10 @@
 """Games in Redis: one key per game, compare-and-set saves, and the indexes handlers need.
 
-Keys (`<p>` is the store's prefix, `sab` by default):
-
-| key | type | holds |
-|---|---|---|
-| `<p>:game:{<gid>}` | HASH | `rev` (decimal) and `doc` (the JSON below) |
-| `<p>:chat:<chat id>:<thread id or ->` | STRING | the active game of a chat or forum topic |
-| `<p>:user:<user id>:games` | SET | the ids of a user's active games |
-| `<p>:user:<user id>` | HASH | a user's settings: `lang` |
-| `<p>:group:<chat id>` | HASH | a group's settings: `lang` |
-| `<p>:outbox` | SET | games whose record owes announcements (kept by the save script) |
-| `<p>:deadlines` | ZSET | turn deadlines (`tgbot.scheduler`) |
-| `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
-| `<p>:update:<update id>` | STRING | a handled update id, for a day (`tgbot.dedupe`) |
-| `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |
-
-The braces in the game key are a Redis Cluster hash tag. `rev` is the record's revision: 1
-after `create`, bumped by every successful `save` (a Lua compare-and-set), unrelated to the
-engine state's `version`. Scripts that touch a game and its indexes at once (`create`, `finish`,
-`delete`) need one Redis server (the deployment's); on a Redis Cluster only the per-game
-operations would stay on one slot.
+Key names are in `tgbot.keys`. `rev` is the record's revision: 1 after `create`, bumped by
+every successful `save` (a Lua compare-and-set), unrelated to the engine state's `version`.
+Scripts that touch a game and its indexes at once (`create`, `finish`, `delete`) need one Redis
+server (the deployment's); on a Redis Cluster only the per-game operations would stay on one
+slot.
 
 `doc`, schema 1 (no pickle; times are whatever integer clock the caller passes, e.g. Unix
 seconds):
@@ -52,10 +37,10 @@ from engine import Edition, GameState, GoldRule, Options, from_json, to_json
 
 from .callback import GameId, is_game_id
 from .i18n import Language
+from .keys import DEFAULT_PREFIX, Keys
 from .outbox import Owed
 
 SCHEMA = 1
-DEFAULT_PREFIX = "sab"
 _RETRIES = 8
 
 # KEYS: game, chat index, game key of the chat's current holder (or the new game's), user sets.
@@ -397,44 +382,21 @@ class GameStore:
     """Games, their indexes and user settings in Redis (works with or without decode_responses)."""
 
     def __init__(self, redis: Redis, *, prefix: str = DEFAULT_PREFIX) -> None:
-        if not prefix or any(ch in prefix for ch in "{}* \t\n"):
-            raise ValueError(f"bad key prefix {prefix!r}")
         self.redis = redis
-        self.prefix = prefix
+        self.keys = Keys(prefix)
         self._create = redis.register_script(_CREATE)
         self._save = redis.register_script(_SAVE)
         self._retire = redis.register_script(_RETIRE)
 
-    # keys
-
-    def game_key(self, game_id: GameId) -> str:
-        """The key of a game's record."""
-        return f"{self.prefix}:game:{{{game_id}}}"
-
-    def chat_key(self, chat_id: int, thread_id: int | None) -> str:
-        """The key holding the active game of a chat or forum topic."""
-        return f"{self.prefix}:chat:{chat_id}:{'-' if thread_id is None else thread_id}"
-
-    def outbox_key(self) -> str:
-        """The key of the set of games that owe announcements (see tgbot.outbox)."""
-        return f"{self.prefix}:outbox"
+    @property
+    def prefix(self) -> str:
+        """The prefix of every key of this store."""
+        return self.keys.prefix
 
     async def owing_games(self) -> tuple[GameId, ...]:
         """The ids of games with announcements not delivered yet."""
-        members = await self.redis.smembers(self.outbox_key())
+        members = await self.redis.smembers(self.keys.outbox())
         return tuple(sorted(_text(m) for m in members))
-
-    def user_games_key(self, user_id: int) -> str:
-        """The key of the set of a user's active games."""
-        return f"{self.prefix}:user:{user_id}:games"
-
-    def user_key(self, user_id: int) -> str:
-        """The key of a user's settings."""
-        return f"{self.prefix}:user:{user_id}"
-
-    def group_key(self, chat_id: int) -> str:
-        """The key of a group's settings."""
-        return f"{self.prefix}:group:{chat_id}"
 
     # games
 
@@ -448,13 +410,13 @@ class GameStore:
             raise ValueError(f"a new game must be active, not {record.status.value}")
         stored = replace(record, rev=1)
         doc = record_to_json(stored)
-        chat = self.chat_key(record.chat_id, record.thread_id)
-        users = [self.user_games_key(u) for u in record.player_ids]
+        chat = self.keys.chat(record.chat_id, record.thread_id)
+        users = [self.keys.user_games(u) for u in record.player_ids]
         for _ in range(_RETRIES):
             raw = await self.redis.get(chat)
             holder = "" if raw is None else _text(raw)
-            holder_key = self.game_key(holder) if holder else self.game_key(record.game_id)
-            keys = [self.game_key(record.game_id), chat, holder_key, *users]
+            holder_key = self.keys.game(holder) if holder else self.keys.game(record.game_id)
+            keys = [self.keys.game(record.game_id), chat, holder_key, *users]
             code, seen = await self._create(keys=keys, args=[record.game_id, 1, doc, holder])
             if code == 1:
                 return stored
@@ -466,7 +428,7 @@ class GameStore:
 
     async def load(self, game_id: GameId) -> GameRecord | None:
         """The stored game, or None if there is none (or it expired)."""
-        raw = await self.redis.hgetall(self.game_key(game_id))
+        raw = await self.redis.hgetall(self.keys.game(game_id))
         if not raw:
             return None
         values = {_text(k): v for k, v in raw.items()}
@@ -487,7 +449,7 @@ class GameStore:
         the caller reloads and decides again. The record's own `rev` field is not used.
         """
         doc = record_to_json(replace(record, rev=expected_rev + 1))
-        keys = [self.game_key(record.game_id), self.outbox_key()]
+        keys = [self.keys.game(record.game_id), self.keys.outbox()]
         owes = "0" if record.owed.is_empty else "1"
         args: list[str | int] = [expected_rev, expected_rev + 1, doc, record.game_id, owes]
         done = await self._save(keys=keys, args=args)
@@ -513,9 +475,9 @@ class GameStore:
             if record is None:
                 return False
             keys = [
-                self.game_key(game_id),
-                self.chat_key(record.chat_id, record.thread_id),
-                *(self.user_games_key(u) for u in record.player_ids),
+                self.keys.game(game_id),
+                self.keys.chat(record.chat_id, record.thread_id),
+                *(self.keys.user_games(u) for u in record.player_ids),
             ]
             done = await self._retire(keys=keys, args=[game_id, record.rev, ttl_seconds])
             if done == 1:
@@ -528,53 +490,53 @@ class GameStore:
 
     async def active_game(self, chat_id: int, thread_id: int | None) -> GameId | None:
         """The id of the chat's (or topic's) active game, if any."""
-        raw = await self.redis.get(self.chat_key(chat_id, thread_id))
+        raw = await self.redis.get(self.keys.chat(chat_id, thread_id))
         return None if raw is None else _text(raw)
 
     async def chat_games(self, chat_id: int) -> tuple[GameId, ...]:
         """The active games of a chat, in any of its forum topics."""
-        pattern = f"{self.prefix}:chat:{chat_id}:*"
+        pattern = self.keys.chat_topics(chat_id)
         keys = [k async for k in self.redis.scan_iter(match=pattern, count=200)]
         values = [await self.redis.get(k) for k in keys]
         return tuple(sorted(_text(v) for v in values if v is not None))
 
     async def move_chat(self, game_id: GameId, old: int, new: int, thread_id: int | None) -> None:
         """A group became a supergroup: its active game now lives under the new chat id."""
-        await self.redis.set(self.chat_key(new, thread_id), game_id)
-        old_key = self.chat_key(old, thread_id)
+        await self.redis.set(self.keys.chat(new, thread_id), game_id)
+        old_key = self.keys.chat(old, thread_id)
         if await self.redis.get(old_key) in (game_id, game_id.encode()):
             await self.redis.delete(old_key)
 
     async def user_games(self, user_id: int) -> tuple[GameId, ...]:
         """The ids of a user's active games, sorted."""
-        members = await self.redis.smembers(self.user_games_key(user_id))
+        members = await self.redis.smembers(self.keys.user_games(user_id))
         return tuple(sorted(_text(m) for m in members))
 
     async def add_user_game(self, user_id: int, game_id: GameId) -> None:
         """Record that a user plays in a game (on join)."""
-        await self.redis.sadd(self.user_games_key(user_id), game_id)
+        await self.redis.sadd(self.keys.user_games(user_id), game_id)
 
     async def remove_user_game(self, user_id: int, game_id: GameId) -> None:
         """Forget that a user plays in a game (on leave)."""
-        await self.redis.srem(self.user_games_key(user_id), game_id)
+        await self.redis.srem(self.keys.user_games(user_id), game_id)
 
     # settings
 
     async def user_language(self, user_id: int) -> Language | None:
         """The language a user chose for private chats, if any."""
-        return await self._language(self.user_key(user_id))
+        return await self._language(self.keys.user(user_id))
 
     async def set_user_language(self, user_id: int, language: Language) -> None:
         """Remember a user's language."""
-        await self.redis.hset(self.user_key(user_id), "lang", language.value)
+        await self.redis.hset(self.keys.user(user_id), "lang", language.value)
 
     async def group_language(self, chat_id: int) -> Language | None:
         """The language a group chose with /lang, if any."""
-        return await self._language(self.group_key(chat_id))
+        return await self._language(self.keys.group(chat_id))
 
     async def set_group_language(self, chat_id: int, language: Language) -> None:
         """Remember a group's language."""
-        await self.redis.hset(self.group_key(chat_id), "lang", language.value)
+        await self.redis.hset(self.keys.group(chat_id), "lang", language.value)
 
     async def _language(self, key: str) -> Language | None:
         raw = await self.redis.hget(key, "lang")

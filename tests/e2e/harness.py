@@ -241,7 +241,7 @@ class World:
 
     async def snapshot(self, game_id: str) -> dict[bytes, bytes]:
         """The game's stored Redis hash, byte for byte (to show a tap changed nothing)."""
-        raw: dict[bytes, bytes] = await self.redis.hgetall(self.store.game_key(game_id))
+        raw: dict[bytes, bytes] = await self.redis.hgetall(self.store.keys.game(game_id))
         return raw
 
     def bot_messages(self, chat_id: int) -> list[Message]:

@@ -215,10 +215,10 @@ async def _hset(client: Redis, key: str, mapping: dict[str, str]) -> None:
 
 async def test_a_record_under_another_id_is_corrupt(store: GameStore, redis_client: Redis) -> None:
     doc = record_to_json(_record())
-    await _hset(redis_client, store.game_key("Zz3dE9xYz0"), {"rev": "1", "doc": doc})
+    await _hset(redis_client, store.keys.game("Zz3dE9xYz0"), {"rev": "1", "doc": doc})
     with pytest.raises(CorruptRecordError):
         await store.load("Zz3dE9xYz0")
-    await _hset(redis_client, store.game_key("Yy3dE9xYz0"), {"doc": "{}"})
+    await _hset(redis_client, store.keys.game("Yy3dE9xYz0"), {"doc": "{}"})
     with pytest.raises(CorruptRecordError):
         await store.load("Yy3dE9xYz0")
 
@@ -275,7 +275,7 @@ async def test_of_twenty_concurrent_creates_in_one_chat_exactly_one_wins(store: 
 async def test_a_chat_claim_whose_game_vanished_is_taken_over(
     store: GameStore, redis_client: Redis
 ) -> None:
-    await redis_client.set(store.chat_key(CHAT, None), "Gone000000")
+    await redis_client.set(store.keys.chat(CHAT, None), "Gone000000")
     created = await store.create(_record())
     assert await store.active_game(CHAT, None) == created.game_id
 
@@ -296,7 +296,7 @@ async def test_finish_sets_a_ttl_and_frees_the_chat_and_players(
     created = await store.create(_record())
     assert await store.save(replace(_playing(created), status=Status.FINISHED), expected_rev=1)
     assert await store.finish(created.game_id, ttl_seconds=3600)
-    ttl = await redis_client.ttl(store.game_key(created.game_id))
+    ttl = await redis_client.ttl(store.keys.game(created.game_id))
     assert 0 < ttl <= 3600
     assert await store.active_game(CHAT, None) is None
     assert await store.user_games(1) == ()
@@ -326,7 +326,7 @@ async def test_delete_removes_the_game_and_its_index_entries(
 ) -> None:
     created = await store.create(_record(thread=3))
     assert await store.delete(created.game_id)
-    assert await redis_client.exists(store.game_key(created.game_id)) == 0
+    assert await redis_client.exists(store.keys.game(created.game_id)) == 0
     assert await store.active_game(CHAT, 3) is None
     assert await store.user_games(2) == ()
 

@@ -1,0 +1,85 @@
+"""Every Redis key name the bot uses, in one place.
+
+Keys (`<p>` is the prefix, `sab` by default, so several bots can share one Redis):
+
+| key | type | holds |
+|---|---|---|
+| `<p>:game:{<gid>}` | HASH | `rev` (decimal) and `doc` (the game record's JSON, `tgbot.store`) |
+| `<p>:chat:<chat id>:<thread id or ->` | STRING | the active game of a chat or forum topic |
+| `<p>:user:<user id>:games` | SET | the ids of a user's active games |
+| `<p>:user:<user id>` | HASH | a user's settings: `lang` |
+| `<p>:group:<chat id>` | HASH | a group's settings: `lang` |
+| `<p>:outbox` | SET | games whose record owes announcements (kept by the save script) |
+| `<p>:deadlines` | ZSET | turn deadlines (`tgbot.scheduler`) |
+| `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
+| `<p>:update:<update id>` | STRING | a handled update id, for a day (`tgbot.dedupe`) |
+| `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |
+
+The braces in the per-game keys are a Redis Cluster hash tag: a game and its lease share a slot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_PREFIX = "sab"
+_FORBIDDEN = "{}*?[] \t\n"  # glob and hash-tag characters would let one prefix see another's keys
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    """The key names under one prefix."""
+
+    prefix: str = DEFAULT_PREFIX
+
+    def __post_init__(self) -> None:
+        if not self.prefix or any(ch in self.prefix for ch in _FORBIDDEN):
+            raise ValueError(f"bad key prefix {self.prefix!r}")
+
+    def game(self, game_id: str) -> str:
+        """A game's record."""
+        return f"{self.prefix}:game:{{{game_id}}}"
+
+    def lease(self, game_id: str) -> str:
+        """Which process delivers a game's announcements."""
+        return f"{self.prefix}:lease:{{{game_id}}}"
+
+    def chat(self, chat_id: int, thread_id: int | None) -> str:
+        """The active game of a chat or forum topic."""
+        return f"{self.prefix}:chat:{chat_id}:{'-' if thread_id is None else thread_id}"
+
+    def chat_topics(self, chat_id: int) -> str:
+        """A SCAN pattern matching the active-game keys of every topic of a chat."""
+        return f"{self.prefix}:chat:{chat_id}:*"
+
+    def outbox(self) -> str:
+        """The set of games that owe announcements."""
+        return f"{self.prefix}:outbox"
+
+    def user_games(self, user_id: int) -> str:
+        """The set of a user's active games."""
+        return f"{self.prefix}:user:{user_id}:games"
+
+    def user(self, user_id: int) -> str:
+        """A user's settings."""
+        return f"{self.prefix}:user:{user_id}"
+
+    def group(self, chat_id: int) -> str:
+        """A group's settings."""
+        return f"{self.prefix}:group:{chat_id}"
+
+    def deadlines(self) -> str:
+        """The sorted set of pending turn deadlines."""
+        return f"{self.prefix}:deadlines"
+
+    def budget(self, chat_id: int) -> str:
+        """A chat's recent group sends (the flood budget)."""
+        return f"{self.prefix}:budget:{chat_id}"
+
+    def update(self, update_id: int) -> str:
+        """A handled update id."""
+        return f"{self.prefix}:update:{update_id}"
+
+    def everything(self) -> str:
+        """A SCAN pattern matching every key under the prefix."""
+        return f"{self.prefix}:*"
