@@ -18,8 +18,8 @@ from .budget import ChatBudget
 from .config import Config, ConfigError, redacted_url
 from .handlers import Handlers
 from .i18n import Language, t
+from .redis_store import RedisStore
 from .service import GameService
-from .store import GameStore
 from .telegram_io import Sender
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ def build_application(
     )
     client = redis if redis is not None else Redis.from_url(config.redis_url)
     prefix = prefix or config.key_prefix
-    store = GameStore(client, prefix=prefix)
+    store = RedisStore(client, prefix=prefix)
     sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock)
     service = GameService(store, sender, clock=clock, seeds=seeds, default_language=config.language)
     Handlers(service).install(app)

@@ -45,7 +45,7 @@ from .callback import (
 )
 from .i18n import Language, card_name, edition_name, role_name, side_name, t, tool_name
 from .menus import Button, Keyboard
-from .store import GameRecord, Status
+from .records import GameRecord, Status
 
 
 def escape_text(text: str) -> str:

@@ -71,16 +71,10 @@ from .outbox import (
     text_sent,
 )
 from .pictures import board_png, screen_png
+from .records import GameRecord, Lobby, LobbyPlayer, MessageIds, Status
+from .redis_store import RedisStore
 from .scheduler import DeadlineIndex
-from .store import (
-    ChatBusyError,
-    GameRecord,
-    GameStore,
-    Lobby,
-    LobbyPlayer,
-    MessageIds,
-    Status,
-)
+from .store import ChatBusyError
 from .telegram_io import Sender
 
 log = logging.getLogger(__name__)
@@ -129,7 +123,7 @@ class GameService:
 
     def __init__(
         self,
-        store: GameStore,
+        store: RedisStore,
         sender: Sender,
         *,
         clock: Callable[[], float],

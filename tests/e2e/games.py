@@ -21,7 +21,7 @@ from tgbot.callback import (
     ToggleDiscard,
     decode,
 )
-from tgbot.store import GameRecord
+from tgbot.records import GameRecord
 
 from .driver import open_lobby
 from .harness import World, buttons

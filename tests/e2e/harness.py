@@ -21,7 +21,8 @@ from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
 from tgbot.app import build_application
 from tgbot.config import Config
-from tgbot.store import GameRecord, GameStore
+from tgbot.records import GameRecord
+from tgbot.redis_store import RedisStore
 
 SECRET = "e2e-secret-token"
 
@@ -103,9 +104,9 @@ class World:
         return self.emu.state
 
     @property
-    def store(self) -> GameStore:
+    def store(self) -> RedisStore:
         """A store over the same keys the bot uses."""
-        return GameStore(self.redis, prefix=self.prefix)
+        return RedisStore(self.redis, prefix=self.prefix)
 
     async def start(self) -> None:
         """Start the emulator, then the bot in webhook mode against it."""

@@ -50,7 +50,8 @@ from tgbot.callback import (
     decode,
 )
 from tgbot.i18n import Language, t
-from tgbot.store import GameRecord, GameStore
+from tgbot.records import GameRecord
+from tgbot.redis_store import RedisStore
 
 from .harness import buttons, free_port
 
@@ -324,9 +325,9 @@ class Table:
     answer_timeout: float = 20.0
 
     @property
-    def store(self) -> GameStore:
+    def store(self) -> RedisStore:
         """The bot's store, for assertions only."""
-        return GameStore(self.redis, prefix=self.prefix)
+        return RedisStore(self.redis, prefix=self.prefix)
 
     def bot_messages(self, chat_id: int, *, include_deleted: bool = False) -> list[Message]:
         """The bot's messages in a chat, oldest first."""
@@ -432,7 +433,7 @@ async def until(check: Callable[[], Awaitable[bool]], timeout: float, step: floa
         await asyncio.sleep(step)
 
 
-async def loaded(store: GameStore, gid: str) -> GameRecord:
+async def loaded(store: RedisStore, gid: str) -> GameRecord:
     """A stored game that must exist."""
     record = await store.load(gid)
     assert record is not None, gid

@@ -19,8 +19,8 @@ from tgbot.callback import (
     encode,
 )
 from tgbot.i18n import Language, card_name, edition_name, role_name, t
+from tgbot.records import Status
 from tgbot.service import START_GRACE_SECONDS
-from tgbot.store import Status
 
 from .driver import open_lobby
 from .games import data_of, discard_one, game_id_of, live_hand, loaded, start_game, state_of

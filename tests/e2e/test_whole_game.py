@@ -9,7 +9,7 @@ import pytest
 from engine import Phase, Role
 from tgbot.callback import StartGame, decode
 from tgbot.i18n import Language, role_name, t
-from tgbot.store import Status
+from tgbot.records import Status
 
 from .driver import Driver, open_lobby
 from .harness import World, buttons, shown

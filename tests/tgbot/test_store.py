@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable
+from collections.abc import Callable
 from dataclasses import replace
-from typing import cast
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from redis.asyncio import Redis
+from redis.typing import EncodableT, FieldT
 
 from engine import Edition, GoldRule, Options, new_game
 from tgbot.callback import GAME_ID_ALPHABET
 from tgbot.i18n import Language
-from tgbot.store import (
-    ChatBusyError,
+from tgbot.memory_store import MemoryStore
+from tgbot.records import (
     CorruptRecordError,
-    GameExistsError,
     GameRecord,
-    GameStore,
     Lobby,
     LobbyPlayer,
     MessageIds,
@@ -29,6 +27,8 @@ from tgbot.store import (
     record_from_json,
     record_to_json,
 )
+from tgbot.redis_store import RedisStore
+from tgbot.store import ChatBusyError, ContentionError, Decision, GameExistsError, Store
 
 CHAT = -1001234567890
 T0 = 1_700_000_000
@@ -157,26 +157,26 @@ def test_message_ids_remember_one_hand_message_per_player() -> None:
 # ------------------------------------------------------------------ create, load, save
 
 
-async def test_create_then_load_gives_the_record_at_rev_1(store: GameStore) -> None:
+async def test_create_then_load_gives_the_record_at_rev_1(store: Store) -> None:
     created = await store.create(_playing(_record()))
     assert created.rev == 1
     assert await store.load("Ab3dE9xYz0") == created
     assert await store.load("Zz3dE9xYz0") is None
 
 
-async def test_create_fails_when_the_id_exists(store: GameStore) -> None:
+async def test_create_fails_when_the_id_exists(store: Store) -> None:
     await store.create(_record())
     with pytest.raises(GameExistsError):
         await store.create(_record(chat=CHAT + 1))
     assert await store.active_game(CHAT + 1, None) is None
 
 
-async def test_only_an_active_game_can_be_created(store: GameStore) -> None:
+async def test_only_an_active_game_can_be_created(store: Store) -> None:
     with pytest.raises(ValueError):
         await store.create(_record(status=Status.FINISHED))
 
 
-async def test_save_writes_when_the_rev_matches_and_bumps_it(store: GameStore) -> None:
+async def test_save_writes_when_the_rev_matches_and_bumps_it(store: Store) -> None:
     created = await store.create(_record())
     assert await store.save(_playing(created), expected_rev=1)
     loaded = await store.load(created.game_id)
@@ -185,7 +185,7 @@ async def test_save_writes_when_the_rev_matches_and_bumps_it(store: GameStore) -
     assert loaded == replace(_playing(created), rev=2)
 
 
-async def test_a_stale_save_is_refused_and_writes_nothing(store: GameStore) -> None:
+async def test_a_stale_save_is_refused_and_writes_nothing(store: Store) -> None:
     created = await store.create(_record())
     assert await store.save(replace(created, updated_at=T0 + 1), expected_rev=1)
     assert not await store.save(replace(created, updated_at=T0 + 2), expected_rev=1)
@@ -194,13 +194,13 @@ async def test_a_stale_save_is_refused_and_writes_nothing(store: GameStore) -> N
     assert (loaded.rev, loaded.updated_at) == (2, T0 + 1)
 
 
-async def test_saving_a_game_that_does_not_exist_creates_nothing(store: GameStore) -> None:
+async def test_saving_a_game_that_does_not_exist_creates_nothing(store: Store) -> None:
     assert not await store.save(_record(), expected_rev=0)
     assert not await store.save(_record(), expected_rev=1)
     assert await store.load("Ab3dE9xYz0") is None
 
 
-async def test_of_twenty_concurrent_saves_from_one_rev_exactly_one_wins(store: GameStore) -> None:
+async def test_of_twenty_concurrent_saves_from_one_rev_exactly_one_wins(store: Store) -> None:
     created = await store.create(_record())
     attempts = [replace(created, updated_at=T0 + i) for i in range(20)]
     results = await asyncio.gather(*(store.save(r, expected_rev=1) for r in attempts))
@@ -210,10 +210,14 @@ async def test_of_twenty_concurrent_saves_from_one_rev_exactly_one_wins(store: G
 
 
 async def _hset(client: Redis, key: str, mapping: dict[str, str]) -> None:
-    await cast("Awaitable[int]", client.hset(key, mapping=mapping))
+    fields: dict[FieldT, EncodableT] = {k: v for k, v in mapping.items()}
+    await client.hset(key, mapping=fields)
 
 
-async def test_a_record_under_another_id_is_corrupt(store: GameStore, redis_client: Redis) -> None:
+async def test_a_record_under_another_id_is_corrupt(
+    redis_store: RedisStore, redis_client: Redis
+) -> None:
+    store = redis_store
     doc = record_to_json(_record())
     await _hset(redis_client, store.keys.game("Zz3dE9xYz0"), {"rev": "1", "doc": doc})
     with pytest.raises(CorruptRecordError):
@@ -226,7 +230,7 @@ async def test_a_record_under_another_id_is_corrupt(store: GameStore, redis_clie
 async def test_the_store_works_with_decoded_responses(redis_url: str, key_prefix: str) -> None:
     client = Redis.from_url(redis_url, decode_responses=True)
     try:
-        store = GameStore(client, prefix=key_prefix)
+        store = RedisStore(client, prefix=key_prefix)
         created = await store.create(_playing(_record()))
         assert await store.load(created.game_id) == created
         assert await store.active_game(CHAT, None) == created.game_id
@@ -242,14 +246,14 @@ async def test_the_store_works_with_decoded_responses(redis_url: str, key_prefix
 # ------------------------------------------------------------------ indexes
 
 
-async def test_create_claims_the_chat_and_the_players(store: GameStore) -> None:
+async def test_create_claims_the_chat_and_the_players(store: Store) -> None:
     await store.create(_record())
     assert await store.active_game(CHAT, None) == "Ab3dE9xYz0"
     for player in PLAYERS:
         assert await store.user_games(player.user_id) == ("Ab3dE9xYz0",)
 
 
-async def test_a_second_game_in_the_same_chat_or_topic_is_refused(store: GameStore) -> None:
+async def test_a_second_game_in_the_same_chat_or_topic_is_refused(store: Store) -> None:
     await store.create(_record())
     await store.create(_record("Topic00007", thread=7))
     with pytest.raises(ChatBusyError) as caught:
@@ -261,7 +265,7 @@ async def test_a_second_game_in_the_same_chat_or_topic_is_refused(store: GameSto
     assert await store.user_games(1) == ("Ab3dE9xYz0", "Topic00007")
 
 
-async def test_of_twenty_concurrent_creates_in_one_chat_exactly_one_wins(store: GameStore) -> None:
+async def test_of_twenty_concurrent_creates_in_one_chat_exactly_one_wins(store: Store) -> None:
     records = [_record(f"Concurren{i % 10}" if i < 10 else f"Concurre{i}") for i in range(20)]
     results = await asyncio.gather(*(store.create(r) for r in records), return_exceptions=True)
     winners = [r for r in results if isinstance(r, GameRecord)]
@@ -273,14 +277,15 @@ async def test_of_twenty_concurrent_creates_in_one_chat_exactly_one_wins(store: 
 
 
 async def test_a_chat_claim_whose_game_vanished_is_taken_over(
-    store: GameStore, redis_client: Redis
+    redis_store: RedisStore, redis_client: Redis
 ) -> None:
+    store = redis_store
     await redis_client.set(store.keys.chat(CHAT, None), "Gone000000")
     created = await store.create(_record())
     assert await store.active_game(CHAT, None) == created.game_id
 
 
-async def test_user_games_can_be_added_removed_and_listed(store: GameStore) -> None:
+async def test_user_games_can_be_added_removed_and_listed(store: Store) -> None:
     await store.add_user_game(9, "Bbbbbbbbbb")
     await store.add_user_game(9, "Aaaaaaaaaa")
     await store.add_user_game(9, "Aaaaaaaaaa")
@@ -291,8 +296,9 @@ async def test_user_games_can_be_added_removed_and_listed(store: GameStore) -> N
 
 
 async def test_finish_sets_a_ttl_and_frees_the_chat_and_players(
-    store: GameStore, redis_client: Redis
+    redis_store: RedisStore, redis_client: Redis
 ) -> None:
+    store = redis_store
     created = await store.create(_record())
     assert await store.save(replace(_playing(created), status=Status.FINISHED), expected_rev=1)
     assert await store.finish(created.game_id, ttl_seconds=3600)
@@ -306,7 +312,7 @@ async def test_finish_sets_a_ttl_and_frees_the_chat_and_players(
     assert await store.active_game(CHAT, None) == "NextGame00"
 
 
-async def test_finish_leaves_another_games_claim_alone(store: GameStore) -> None:
+async def test_finish_leaves_another_games_claim_alone(store: Store) -> None:
     first = await store.create(_record())
     assert await store.finish(first.game_id, ttl_seconds=60)
     await store.create(_record("NextGame00"))
@@ -314,19 +320,17 @@ async def test_finish_leaves_another_games_claim_alone(store: GameStore) -> None
     assert await store.active_game(CHAT, None) == "NextGame00"
 
 
-async def test_finish_and_delete_of_a_missing_game_say_so(store: GameStore) -> None:
+async def test_finish_and_delete_of_a_missing_game_say_so(store: Store) -> None:
     assert not await store.finish("Nothing000", ttl_seconds=60)
     assert not await store.delete("Nothing000")
     with pytest.raises(ValueError):
         await store.finish("Nothing000", ttl_seconds=0)
 
 
-async def test_delete_removes_the_game_and_its_index_entries(
-    store: GameStore, redis_client: Redis
-) -> None:
+async def test_delete_removes_the_game_and_its_index_entries(store: Store) -> None:
     created = await store.create(_record(thread=3))
     assert await store.delete(created.game_id)
-    assert await redis_client.exists(store.keys.game(created.game_id)) == 0
+    assert await store.load(created.game_id) is None
     assert await store.active_game(CHAT, 3) is None
     assert await store.user_games(2) == ()
 
@@ -334,7 +338,7 @@ async def test_delete_removes_the_game_and_its_index_entries(
 # ------------------------------------------------------------------ settings and keys
 
 
-async def test_languages_are_remembered_per_user_and_per_group(store: GameStore) -> None:
+async def test_languages_are_remembered_per_user_and_per_group(store: Store) -> None:
     assert await store.user_language(5) is None
     await store.set_user_language(5, Language.EN)
     await store.set_group_language(CHAT, Language.KO)
@@ -344,8 +348,9 @@ async def test_languages_are_remembered_per_user_and_per_group(store: GameStore)
 
 
 async def test_every_key_carries_the_prefix_and_game_keys_a_hash_tag(
-    store: GameStore, redis_client: Redis, key_prefix: str
+    redis_store: RedisStore, redis_client: Redis, key_prefix: str
 ) -> None:
+    store = redis_store
     await store.create(_record())
     await store.set_user_language(1, Language.EN)
     keys = sorted([k.decode() async for k in redis_client.scan_iter(match=f"{key_prefix}:*")])
@@ -362,10 +367,11 @@ async def test_every_key_carries_the_prefix_and_game_keys_a_hash_tag(
 
 
 async def test_stores_with_other_prefixes_do_not_see_each_other(
-    store: GameStore, redis_client: Redis
+    redis_store: RedisStore, redis_client: Redis
 ) -> None:
+    store = redis_store
     await store.create(_record())
-    other = GameStore(redis_client, prefix=store.prefix + "-other")
+    other = RedisStore(redis_client, prefix=store.prefix + "-other")
     assert await other.load("Ab3dE9xYz0") is None
     assert await other.active_game(CHAT, None) is None
     await other.create(_record())  # same id and chat, separate namespace
@@ -375,4 +381,98 @@ async def test_stores_with_other_prefixes_do_not_see_each_other(
 async def test_a_prefix_with_glob_or_hash_tag_characters_is_refused(redis_client: Redis) -> None:
     for bad in ("", "a{b", "a*", "a b"):
         with pytest.raises(ValueError):
-            GameStore(redis_client, prefix=bad)
+            RedisStore(redis_client, prefix=bad)
+
+
+# ------------------------------------------------------------------ update (load, decide, save)
+
+
+def _touch(at: int) -> Callable[[GameRecord | None], Decision[int | None]]:
+    """A change that sets updated_at and answers with the rev it decided on."""
+
+    def decide(record: GameRecord | None) -> Decision[int | None]:
+        if record is None:
+            return Decision(None)
+        return Decision(record.rev, replace(record, updated_at=at))
+
+    return decide
+
+
+async def test_update_saves_the_decided_record_and_returns_it_at_the_next_rev(
+    store: Store,
+) -> None:
+    created = await store.create(_record())
+    done = await store.update(created.game_id, _touch(T0 + 5))
+    assert (done.result, done.saved) == (1, True)
+    assert done.record is not None and done.record.rev == 2
+    assert await store.load(created.game_id) == done.record
+
+
+async def test_update_writes_nothing_when_the_decision_keeps_the_record(store: Store) -> None:
+    created = await store.create(_record())
+    kept = await store.update(created.game_id, lambda r: Decision("same", r))
+    refused = await store.update(created.game_id, lambda r: Decision("no", None))
+    assert (kept.saved, refused.saved) == (False, False)
+    assert (kept.result, refused.result) == ("same", "no")
+    assert await store.load(created.game_id) == created  # still rev 1
+
+
+async def test_update_of_a_missing_game_decides_on_none_and_writes_nothing(store: Store) -> None:
+    seen: list[GameRecord | None] = []
+
+    def decide(record: GameRecord | None) -> Decision[str]:
+        seen.append(record)
+        return Decision("gone", _record())
+
+    done = await store.update("Nothing000", decide)
+    assert (done.result, done.record, done.saved, seen) == ("gone", None, False, [None])
+    assert await store.load("Nothing000") is None
+
+
+async def test_sixteen_concurrent_updates_are_all_applied_one_after_another(store: Store) -> None:
+    created = await store.create(_record(lobby=Lobby()))
+
+    def join(user_id: int) -> Callable[[GameRecord | None], Decision[None]]:
+        def decide(record: GameRecord | None) -> Decision[None]:
+            assert record is not None
+            player = LobbyPlayer(user_id, f"P{user_id}", Language.EN)
+            lobby = record.lobby.changed(players=(*record.lobby.players, player))
+            return Decision(None, replace(record, lobby=lobby))
+
+        return decide
+
+    await asyncio.gather(*(store.update(created.game_id, join(i)) for i in range(100, 116)))
+    final = await store.load(created.game_id)
+    assert final is not None and final.rev == 17
+    assert sorted(p.user_id for p in final.lobby.players) == list(range(100, 116))
+
+
+async def test_update_gives_up_with_contention_error_when_every_save_loses() -> None:
+    class Losing(MemoryStore):
+        async def save(self, record: GameRecord, expected_rev: int) -> bool:
+            return False
+
+    store = Losing()
+    created = await store.create(_record())
+    calls: list[int] = []
+
+    def decide(record: GameRecord | None) -> Decision[None]:
+        assert record is not None
+        calls.append(record.rev)
+        return Decision(None, replace(record, updated_at=T0 + len(calls)))
+
+    with pytest.raises(ContentionError):
+        await store.update(created.game_id, decide)
+    assert calls == [1] * 16
+
+
+async def test_the_memory_store_lets_a_finished_record_expire_after_its_ttl() -> None:
+    now = [1000.0]
+    store = MemoryStore(clock=lambda: now[0])
+    created = await store.create(_record())
+    assert await store.finish(created.game_id, ttl_seconds=60)
+    now[0] += 59
+    assert await store.load(created.game_id) is not None
+    now[0] += 1
+    assert await store.load(created.game_id) is None
+    assert not await store.finish(created.game_id, ttl_seconds=60)

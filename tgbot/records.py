@@ -1,0 +1,316 @@
+"""Game records: what the store keeps per game, and its versioned JSON form.
+
+`doc`, schema 1 (no pickle; times are whatever integer clock the caller passes, e.g. Unix
+seconds):
+
+    {"schema": 1, "game": "Ab3dE9xYz0", "status": "lobby|playing|finished|cancelled",
+     "chat": -1001234567890, "title": "Friday dwarves", "thread": 42 | null,
+     "lang": "ko|en", "creator": 111, "creator_name": "Ann",
+     "created_at": 1700000000, "updated_at": 1700000000,
+     "lobby": {"edition": "base|deluxe", "gold": "official|per_miner", "greedy_dwarf": false,
+               "turn_limit_hours": 24 | null,
+               "players": [{"id": 111, "name": "Ann", "lang": "ko"}, ...]},
+     "state": null | {the engine's state JSON, engine.codec schema},
+     "messages": {"lobby": 10 | null, "board": 11 | null, "hands": [[111, 55], ...]}}
+
+`thread` is a forum topic's `message_thread_id` (only for topic messages: in other supergroups
+replies carry a thread id too, and must not make a second "chat"). `hands` pairs a player with
+their live private message.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from engine import Edition, GameState, GoldRule, Options, from_json, to_json
+
+from .callback import GameId, is_game_id
+from .i18n import Language
+from .outbox import Owed
+
+SCHEMA = 1
+
+
+class StoreError(Exception):
+    """The store could not do what was asked."""
+
+
+class CorruptRecordError(StoreError):
+    """A stored record could not be read."""
+
+
+class Status(Enum):
+    """Where a game is in its life."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_active(self) -> bool:
+        """True while the game holds its chat (lobby or playing)."""
+        return self in (Status.LOBBY, Status.PLAYING)
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPlayer:
+    """A player who joined, with the name shown to others and their private-chat language."""
+
+    user_id: int
+    name: str
+    language: Language
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """The game's set-up: edition, variants, time per turn, players in join order."""
+
+    edition: Edition = Edition.BASE
+    options: Options = Options()
+    turn_limit_hours: int | None = 24
+    players: tuple[LobbyPlayer, ...] = ()
+    revision: int = 0  # bumped by every change of the set-up; the lobby's buttons carry it
+
+    def changed(self, **changes: object) -> Lobby:
+        """A copy with these fields changed and the revision bumped."""
+        return replace(self, revision=self.revision + 1, **changes)  # type: ignore[arg-type]
+
+    def has_player(self, user_id: int) -> bool:
+        """True when this user has joined."""
+        return any(p.user_id == user_id for p in self.players)
+
+    def player(self, user_id: int) -> LobbyPlayer | None:
+        """The joined player with this user id, if any."""
+        return next((p for p in self.players if p.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageIds:
+    """Messages the bot edits or deletes later."""
+
+    lobby: int | None = None
+    board: int | None = None
+    hands: tuple[tuple[int, int], ...] = ()  # (user id, message id in their private chat)
+
+    def hand_of(self, user_id: int) -> int | None:
+        """The id of this user's live hand message, if any."""
+        return next((m for u, m in self.hands if u == user_id), None)
+
+    def with_hand(self, user_id: int, message_id: int | None) -> MessageIds:
+        """A copy with this user's hand message set (or forgotten with None)."""
+        hands = tuple((u, m) for u, m in self.hands if u != user_id)
+        if message_id is not None:
+            hands = (*hands, (user_id, message_id))
+        return replace(self, hands=hands)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything the bot keeps about one game, stored as one Redis key."""
+
+    game_id: GameId
+    chat_id: int
+    thread_id: int | None
+    language: Language
+    creator_id: int
+    created_at: int
+    updated_at: int
+    status: Status = Status.LOBBY
+    lobby: Lobby = field(default_factory=Lobby)
+    state: GameState | None = None
+    messages: MessageIds = field(default_factory=MessageIds)
+    title: str = ""  # the group's title, shown in private messages
+    creator_name: str = ""  # shown in the lobby even if the creator does not join
+    owed: Owed = field(default_factory=Owed)  # announcements not delivered yet (outbox)
+    turn_started_at: int = 0  # when the current turn began (turn clocks)
+    misses: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
+    automatic: tuple[int, ...] = ()  # players the game plays for until they act again
+    kick_votes: tuple[int, ...] = ()  # voters to play for the current player now
+    rev: int = 0
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        """Everyone who plays or joined, in seat or join order, without repeats."""
+        ids = [p.user_id for p in self.lobby.players]
+        if self.state is not None:
+            ids += [p for p in self.state.players if p not in ids]
+        return tuple(ids)
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def record_to_json(record: GameRecord) -> str:
+    """The record's `doc` (everything but `rev`), as compact JSON."""
+    lobby = record.lobby
+    doc: dict[str, Any] = {
+        "schema": SCHEMA,
+        "game": record.game_id,
+        "status": record.status.value,
+        "chat": record.chat_id,
+        "title": record.title,
+        "thread": record.thread_id,
+        "lang": record.language.value,
+        "creator": record.creator_id,
+        "creator_name": record.creator_name,
+        "owed": {
+            "texts": list(record.owed.texts),
+            "board_lines": list(record.owed.board_lines),
+            "board_version": record.owed.board_version,
+            "fresh": list(record.owed.fresh),
+            "edits": list(record.owed.edits),
+            "deletions": [[c, m] for c, m in record.owed.deletions],
+            "notes": [[u, text] for u, text in record.owed.notes],
+        },
+        "turn_started_at": record.turn_started_at,
+        "misses": [[u, n] for u, n in record.misses],
+        "automatic": list(record.automatic),
+        "kick_votes": list(record.kick_votes),
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+        "lobby": {
+            "edition": lobby.edition.value,
+            "gold": lobby.options.gold.value,
+            "greedy_dwarf": lobby.options.greedy_dwarf,
+            "turn_limit_hours": lobby.turn_limit_hours,
+            "revision": lobby.revision,
+            "players": [
+                {"id": p.user_id, "name": p.name, "lang": p.language.value} for p in lobby.players
+            ],
+        },
+        "state": None if record.state is None else json.loads(to_json(record.state)),
+        "messages": {
+            "lobby": record.messages.lobby,
+            "board": record.messages.board,
+            "hands": [[u, m] for u, m in record.messages.hands],
+        },
+    }
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def _int(value: object, what: str) -> int:
+    if type(value) is not int:
+        raise CorruptRecordError(f"{what}: expected an integer, got {value!r}")
+    return value
+
+
+def _opt_int(value: object, what: str) -> int | None:
+    return None if value is None else _int(value, what)
+
+
+def _str(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise CorruptRecordError(f"{what}: expected a string, got {value!r}")
+    return value
+
+
+def _bool(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise CorruptRecordError(f"{what}: expected true or false, got {value!r}")
+    return value
+
+
+def _obj(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise CorruptRecordError(f"{what}: expected an object")
+    return value
+
+
+def _list(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise CorruptRecordError(f"{what}: expected a list")
+    return value
+
+
+def _hand(pair: object) -> tuple[int, int]:
+    items = _list(pair, "messages.hands[]")
+    if len(items) != 2:
+        raise CorruptRecordError(f"messages.hands[]: expected [user, message], got {items!r}")
+    return _int(items[0], "hand user"), _int(items[1], "hand message")
+
+
+def _owed(value: object) -> Owed:
+    if value is None:
+        return Owed()
+    doc = _obj(value, "owed")
+    return Owed(
+        texts=tuple(_str(x, "owed.texts[]") for x in _list(doc["texts"], "owed.texts")),
+        board_lines=tuple(_str(x, "owed.lines[]") for x in _list(doc["board_lines"], "lines")),
+        board_version=_opt_int(doc["board_version"], "owed.board_version"),
+        fresh=tuple(_int(x, "owed.fresh[]") for x in _list(doc["fresh"], "owed.fresh")),
+        edits=tuple(_int(x, "owed.edits[]") for x in _list(doc["edits"], "owed.edits")),
+        deletions=tuple(
+            (_int(c, "owed.deletions chat"), _int(m, "owed.deletions message"))
+            for c, m in _list(doc.get("deletions", []), "owed.deletions")
+        ),
+        notes=tuple(
+            (_int(u, "owed.notes user"), _str(text, "owed.notes text"))
+            for u, text in _list(doc.get("notes", []), "owed.notes")
+        ),
+    )
+
+
+def record_from_json(text: str | bytes, rev: int) -> GameRecord:
+    """Read a `doc` written by `record_to_json`; raises CorruptRecordError on anything else."""
+    try:
+        doc = _obj(json.loads(text), "doc")
+        if doc.get("schema") != SCHEMA:
+            raise CorruptRecordError(f"unknown record schema {doc.get('schema')!r}")
+        lobby = _obj(doc["lobby"], "lobby")
+        messages = _obj(doc["messages"], "messages")
+        state = doc["state"]
+        game_id = _str(doc["game"], "game")
+        if not is_game_id(game_id):
+            raise CorruptRecordError(f"game: not a game id: {game_id!r}")
+        return GameRecord(
+            game_id=game_id,
+            chat_id=_int(doc["chat"], "chat"),
+            title=_str(doc.get("title", ""), "title"),
+            thread_id=_opt_int(doc["thread"], "thread"),
+            language=Language(_str(doc["lang"], "lang")),
+            creator_id=_int(doc["creator"], "creator"),
+            creator_name=_str(doc.get("creator_name", ""), "creator_name"),
+            owed=_owed(doc.get("owed")),
+            turn_started_at=_int(doc.get("turn_started_at", 0), "turn_started_at"),
+            misses=tuple(
+                (_int(u, "misses user"), _int(n, "misses count"))
+                for u, n in _list(doc.get("misses", []), "misses")
+            ),
+            automatic=tuple(_int(u, "automatic") for u in _list(doc.get("automatic", []), "a")),
+            kick_votes=tuple(_int(u, "kick_votes") for u in _list(doc.get("kick_votes", []), "k")),
+            created_at=_int(doc["created_at"], "created_at"),
+            updated_at=_int(doc["updated_at"], "updated_at"),
+            status=Status(_str(doc["status"], "status")),
+            lobby=Lobby(
+                edition=Edition(_str(lobby["edition"], "lobby.edition")),
+                options=Options(
+                    gold=GoldRule(_str(lobby["gold"], "lobby.gold")),
+                    greedy_dwarf=_bool(lobby["greedy_dwarf"], "lobby.greedy_dwarf"),
+                ),
+                turn_limit_hours=_opt_int(lobby["turn_limit_hours"], "lobby.turn_limit_hours"),
+                revision=_int(lobby.get("revision", 0), "lobby.revision"),
+                players=tuple(
+                    LobbyPlayer(
+                        user_id=_int(p["id"], "player.id"),
+                        name=_str(p["name"], "player.name"),
+                        language=Language(_str(p["lang"], "player.lang")),
+                    )
+                    for p in (_obj(x, "player") for x in _list(lobby["players"], "players"))
+                ),
+            ),
+            state=None if state is None else from_json(json.dumps(_obj(state, "state"))),
+            messages=MessageIds(
+                lobby=_opt_int(messages["lobby"], "messages.lobby"),
+                board=_opt_int(messages["board"], "messages.board"),
+                hands=tuple(_hand(pair) for pair in _list(messages["hands"], "messages.hands")),
+            ),
+            rev=rev,
+        )
+    except CorruptRecordError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise CorruptRecordError(f"not a game record: {exc!r}") from exc
