@@ -224,7 +224,7 @@ def record_to_json(record: GameRecord) -> str:
         "chat": record.chat_id,
         "title": record.title,
         "thread": record.thread_id,
-        "lang": record.language.value,
+        "lang": record.language.code,
         "creator": record.creator_id,
         "creator_name": record.creator_name,
         "owed": {
@@ -249,7 +249,7 @@ def record_to_json(record: GameRecord) -> str:
             "turn_limit_hours": lobby.turn_limit_hours,
             "revision": lobby.revision,
             "players": [
-                {"id": p.user_id, "name": p.name, "lang": p.language.value} for p in lobby.players
+                {"id": p.user_id, "name": p.name, "lang": p.language.code} for p in lobby.players
             ],
         },
         "state": None if record.state is None else json.loads(to_json(record.state)),
@@ -566,7 +566,7 @@ class GameStore:
 
     async def set_user_language(self, user_id: int, language: Language) -> None:
         """Remember a user's language."""
-        await self.redis.hset(self.user_key(user_id), "lang", language.value)
+        await self.redis.hset(self.user_key(user_id), "lang", language.code)
 
     async def group_language(self, chat_id: int) -> Language | None:
         """The language a group chose with /lang, if any."""
@@ -574,7 +574,7 @@ class GameStore:
 
     async def set_group_language(self, chat_id: int, language: Language) -> None:
         """Remember a group's language."""
-        await self.redis.hset(self.group_key(chat_id), "lang", language.value)
+        await self.redis.hset(self.group_key(chat_id), "lang", language.code)
 
     async def _language(self, key: str) -> Language | None:
         raw = await self.redis.hget(key, "lang")
