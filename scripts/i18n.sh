@@ -15,10 +15,27 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
 export BABEL_PYPROJECT_TOML=pyproject.toml  # read it, and fail loudly if it is broken
 
+TEMPLATE=tgbot/locale/messages.pot
+
 pybabel() { "$PY" -m babel.messages.frontend "$@"; }
 
+# A template whose messages did not change is kept, so its date does not churn every catalog.
+extract() {
+  local fresh
+  fresh=$(mktemp)
+  pybabel extract -o "$fresh"
+  if [ -e "$TEMPLATE" ] && cmp -s <(grep -v '^"POT-Creation-Date:' "$fresh") \
+      <(grep -v '^"POT-Creation-Date:' "$TEMPLATE"); then
+    rm "$fresh"
+    echo "$TEMPLATE: no change"
+  else
+    cat "$fresh" >"$TEMPLATE"
+    rm "$fresh"
+  fi
+}
+
 case "${1:-}" in
-  extract) pybabel extract ;;
+  extract) extract ;;
   update)
     pybabel update
     "$PY" scripts/source_catalog.py tgbot/locale/en/LC_MESSAGES/messages.po
