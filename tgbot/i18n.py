@@ -80,18 +80,13 @@ def parse_language(code: str | None) -> Language | None:
 class Marked:
     """A text marked where it is written (so it is extracted) and translated where it is shown."""
 
+    context: str
     message: str
-    context: str | None = None
-
-
-def N_(message: str) -> Marked:
-    """Mark a text for extraction, to translate later."""
-    return Marked(message)
 
 
 def NC_(context: str, message: str) -> Marked:
-    """Mark a text with its context for extraction, to translate later."""
-    return Marked(message, context)
+    """Mark a text and its context for extraction (a keyword of pybabel), to translate later."""
+    return Marked(context, message)
 
 
 class _KeepMissing(dict[str, object]):
@@ -134,9 +129,7 @@ class Texts:
         return _fill(self._translations.npgettext(context, singular, plural, n), params)
 
     def marked(self, text: Marked, /, **params: object) -> str:
-        """The translation of a text marked with `N_` or `NC_`."""
-        if text.context is None:
-            return self.gettext(text.message, **params)
+        """The translation of a text marked with `NC_`."""
         return self.pgettext(text.context, text.message, **params)
 
     @property

@@ -56,7 +56,7 @@ def _prompt(lang: Language, card: Card, target_seat: int) -> str:
             KO,
             Card.REPAIR_PICKAXE_LANTERN,
             0,
-            "「곡괭이·등불 수리」 카드로 내 어떤 장비를 고칠까요?",
+            "「곡괭이·등불 수리」 카드로 내 장비 중 무엇을 고칠까요?",
         ),
     ],
 )
