@@ -10,6 +10,7 @@ from emulator.control import message_view
 from emulator.errors import SimulationError
 from emulator.params import Params
 from emulator.state import EmulatorState
+from tgbot.i18n import CODES, LANGUAGES, texts
 
 JsonDict = dict[str, Any]
 
@@ -17,7 +18,6 @@ GROUP_TITLE = "Saboteur sandbox"
 HOST_NAME = "Sandbox"
 MAX_SEATS = 12
 MAX_NAME_LENGTH = 64
-LANGUAGES = ("ko", "en")
 
 
 @dataclass
@@ -44,8 +44,8 @@ class Table:
             raise SimulationError("a seat needs a name")
         if len(name) > MAX_NAME_LENGTH:
             raise SimulationError(f"a name has at most {MAX_NAME_LENGTH} characters")
-        if language not in LANGUAGES:
-            raise SimulationError(f"language must be one of {', '.join(LANGUAGES)}")
+        if language not in CODES:
+            raise SimulationError(f"language must be one of {', '.join(CODES)}")
         if len(self.seats) >= MAX_SEATS:
             raise SimulationError(f"the sandbox seats at most {MAX_SEATS} players")
         user = self.state.create_user(name, language_code=language)
@@ -70,6 +70,9 @@ class Table:
                 "messages": self._messages(group.id),
             },
             "seats": [self._seat(user_id) for user_id in self.seats],
+            "languages": [
+                {"code": lang.code, "name": texts(lang).native_name} for lang in LANGUAGES
+            ],
         }
 
     def _seat(self, user_id: int) -> JsonDict:

@@ -12,7 +12,8 @@ decodes to None (the handler then answers "this button is out of date"). `<op>` 
 - version: decimal, no sign, no leading zero, 0 to 2**31-1: the engine state's `version` the
   keyboard was drawn for, or, for lobby buttons, the game record's `rev`;
 - small numbers: decimal in a fixed range; an optional number is empty for None;
-- enums: a short code (`b`/`d` editions, `pm`/`gd` variants, `p`/`l`/`c` tools, `ko`/`en`);
+- enums: a short code (`b`/`d` editions, `pm`/`gd` variants, `p`/`l`/`c` tools), and a
+  language's catalog code (`ko`, `en`);
 - a set of hand indexes: its digits in increasing order (`025`), possibly empty.
 
 Every input is canonical: a string decodes only if encoding the result gives the same string back,
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass, fields
 from enum import Enum
 from itertools import pairwise
@@ -31,7 +33,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine import Edition, Tool
 
-from .i18n import Language
+from .i18n import LANGUAGES, Language
 
 TAG = "s1"
 SEP = ":"
@@ -310,7 +312,7 @@ LOBBY_COMMANDS: tuple[type[GameCommand], ...] = (
 
 # ------------------------------------------------------------------ field codecs
 
-E = TypeVar("E", bound=Enum)
+E = TypeVar("E", bound=Hashable)
 
 
 class _Field(Protocol):
@@ -452,7 +454,7 @@ _HOURS = _OptInt(_Int(1, MAX_TURN_LIMIT_HOURS))
 _EDITION = _Code({Edition.BASE: "b", Edition.DELUXE: "d"})
 _VARIANT = _Code({Variant.GOLD_PER_MINER: "pm", Variant.GREEDY_DWARF: "gd"})
 _TOOL = _Code({Tool.PICKAXE: "p", Tool.LANTERN: "l", Tool.CART: "c"})
-_LANGUAGE = _Code({Language.KO: "ko", Language.EN: "en"})
+_LANGUAGE = _Code({lang: lang.code for lang in LANGUAGES})
 _GV: tuple[_Field, ...] = (_GAME, _VERSION)
 
 # op code and field codecs of each command, in dataclass field order

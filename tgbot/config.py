@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from .i18n import Language, parse_language
+from .i18n import LANGUAGES, Language, parse_language
 
 DEFAULT_API_URL = "https://api.telegram.org"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_LISTEN = "0.0.0.0"
 DEFAULT_PORT = 8443
-DEFAULT_LANGUAGE = Language.KO
+DEFAULT_LANGUAGE = Language("ko")
 DEFAULT_KEY_PREFIX = "sab"
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_FONT_DIR = Path("/usr/share/fonts/truetype/nanum")
@@ -113,7 +113,7 @@ class Config:
             f"redis_url={redacted_url(self.redis_url)!r}, "
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
-            f"language={self.language.value!r}, key_prefix={self.key_prefix!r})"
+            f"language={self.language.code!r}, key_prefix={self.key_prefix!r})"
         )
 
 
@@ -232,8 +232,8 @@ def load_config(
     language = DEFAULT_LANGUAGE
     if lang_text is not None:
         parsed = parse_language(lang_text)
-        if parsed is None or parsed.value != lang_text.lower():
-            choices = ", ".join(lang.value for lang in Language)
+        if parsed is None or parsed.code.lower() != lang_text.replace("-", "_").lower():
+            choices = ", ".join(lang.code for lang in LANGUAGES)
             raise ConfigError("BOT_LANGUAGE", f"must be one of {choices}, got {lang_text!r}")
         language = parsed
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from html import escape
 
 from telegram import Chat, ChatMember, Message, Update, User
@@ -21,7 +22,7 @@ from telegram.ext import (
 
 from . import presenter
 from .callback import decode
-from .i18n import Language, t
+from .i18n import Language, Texts, texts
 from .service import GameService, Person, Place
 from .telegram_io import markup
 
@@ -175,21 +176,21 @@ class Handlers:
         if change.new_chat_member.status in (ChatMember.LEFT, ChatMember.BANNED):
             await self.service.bot_removed(change.chat.id)
 
-    async def _reply(self, update: Update, *keys: str) -> None:
-        """Answer with catalog texts in the chat's language (the user's, in private)."""
+    async def _reply(self, update: Update, say: Callable[[Language], Iterable[str]]) -> None:
+        """Answer with texts in the chat's language (the user's, in private)."""
         message = update.effective_message
         if message:
             lang = await self._lang(message.chat, update.effective_user)
-            for key in keys:
-                await message.reply_html(t(lang, key), do_quote=False)
+            for text in say(lang):
+                await message.reply_html(text, do_quote=False)
 
     async def help(self, update: Update, context: Context) -> None:
         """/help."""
-        await self._reply(update, "help.text")
+        await self._reply(update, lambda lang: [presenter.help_text(lang)])
 
     async def rules(self, update: Update, context: Context) -> None:
         """/rules: both editions in short."""
-        await self._reply(update, "rules.base", "rules.deluxe")
+        await self._reply(update, presenter.rules_texts)
 
     async def settings(self, update: Update, context: Context) -> None:
         """/settings in a group: language, and the running game's time per turn."""
@@ -203,18 +204,20 @@ class Handlers:
         message = update.effective_message
         if message:
             lang = await self._lang(message.chat, update.effective_user)
-            keyboard = (presenter.language_row(lang),)
+            keyboard = (presenter.language_row(),)
             await message.reply_html(
-                t(lang, "lang.choose"), reply_markup=markup(keyboard), do_quote=False
+                texts(lang).gettext("Choose a language:"),
+                reply_markup=markup(keyboard),
+                do_quote=False,
             )
 
     async def group_only(self, update: Update, context: Context) -> None:
         """A group command sent in private."""
-        await self._reply(update, "start.group_only")
+        await self._reply(update, lambda lang: [_group_only(texts(lang))])
 
     async def unknown(self, update: Update, context: Context) -> None:
         """A command the bot does not know, in private."""
-        await self._reply(update, "error.unknown_command")
+        await self._reply(update, lambda lang: [_unknown_command(texts(lang))])
 
     async def button(self, update: Update, context: Context) -> None:
         """Any inline button: decode, let the service act, always answer the query."""
@@ -240,14 +243,30 @@ class Handlers:
         if isinstance(update, Update) and update.callback_query is not None:
             lang = await self.service.user_language(person_of(update.callback_query.from_user))
             try:
-                await update.callback_query.answer(t(lang, "toast.error"), show_alert=True)
+                toast = texts(lang).pgettext(
+                    "toast", "Something went wrong. The game is safe; please try again."
+                )
+                await update.callback_query.answer(toast, show_alert=True)
             except Exception:
                 log.debug("could not answer after an error")
         elif isinstance(update, Update) and update.effective_message is not None:
             lang = await self._lang(update.effective_message.chat, update.effective_user)
             try:
                 await update.effective_message.reply_text(
-                    escape(t(lang, "error.internal")), parse_mode=ParseMode.HTML
+                    escape(
+                        texts(lang).gettext(
+                            "Something went wrong. The game is safe; please try again."
+                        )
+                    ),
+                    parse_mode=ParseMode.HTML,
                 )
             except Exception:
                 log.debug("could not reply after an error")
+
+
+def _group_only(tr: Texts) -> str:
+    return tr.gettext("This command works in a group.")
+
+
+def _unknown_command(tr: Texts) -> str:
+    return tr.gettext("I do not know that command. /help lists what I understand.")

@@ -50,9 +50,12 @@ from .callback import (
     StartDiscard,
     ToggleDiscard,
 )
-from .i18n import Language, card_name, t, tool_name
+from .i18n import Language, Texts, texts
+from .names import card_name, goal_name, tool_name
 
 SPOTS_PER_ROW = 6
+SELECTED = "✅"
+UNSELECTED = "▫️"
 MAX_DISCARD_BASE = 1
 MAX_DISCARD_DELUXE = 3
 
@@ -67,6 +70,11 @@ class Button:
 
 
 Keyboard = tuple[tuple[Button, ...], ...]
+
+
+def marked_label(on: bool, label: str) -> str:
+    """A switch's label with its mark: selected or not."""
+    return f"{SELECTED if on else UNSELECTED} {label}"
 
 
 class Picture(Enum):
@@ -98,10 +106,9 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """A tap that changes nothing, answered with a toast (a catalog key and its values)."""
+    """A tap that changes nothing, answered with a toast (plain text)."""
 
-    key: str
-    params: tuple[tuple[str, str], ...] = ()
+    text: str
 
 
 Outcome = Screen | Play | Refusal
@@ -116,6 +123,11 @@ class Seat:
     player: int
     names: Mapping[int, str]
     lang: Language
+
+    @property
+    def tr(self) -> Texts:
+        """The player's texts."""
+        return texts(self.lang)
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -153,22 +165,22 @@ def card_options(state: GameState, player: int, card: Card) -> tuple[Action, ...
 
 def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
     """The hand: on the player's turn one button per card, discard, and refresh."""
-    g, v = seat.game, seat.version
+    g, v, tr = seat.game, seat.version, seat.tr
     rows: list[tuple[Button, ...]] = []
     if seat.is_turn and seat.hand:
         cards = [
             Button(
-                t(seat.lang, "button.card", number=i + 1, card=card_name(seat.lang, c)),
+                tr.pgettext("button", "{number}. {card}", number=i + 1, card=card_name(tr, c)),
                 PickCard(g, v, i),
             )
             for i, c in enumerate(seat.hand)
         ]
         rows += [tuple(cards[i : i + 2]) for i in range(0, len(cards), 2)]
-        rows.append((Button(t(seat.lang, "button.discard"), StartDiscard(g, v)),))
-        lines = tuple(prompt) or (t(seat.lang, "prompt.pick_card"),)
+        rows.append((Button(tr.pgettext("button", "🗑 Discard"), StartDiscard(g, v)),))
+        lines = tuple(prompt) or (tr.gettext("Pick a card to play."),)
     else:
         lines = tuple(prompt)
-    rows.append((Button(t(seat.lang, "button.refresh"), ShowHand(g, v)),))
+    rows.append((Button(tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
     return Screen(Picture.HOME, lines, tuple(rows))
 
 
@@ -180,100 +192,105 @@ def respond(seat: Seat, command: Command) -> Outcome:
         return _discard(seat, command)
     index = getattr(command, "card", None)
     if not isinstance(index, int) or not 0 <= index < len(seat.hand):
-        return Refusal("toast.forged")
+        return _forged(seat)
     card = seat.hand[index]
     options = card_options(seat.state, seat.player, card)
     if isinstance(command, PickCard):
         return _pick_card(seat, index, card, options)
     if isinstance(command, PickSpot | ConfirmSpot):
         if not options or not isinstance(options[0], PlaceTunnel | Rockfall):
-            return Refusal("toast.forged")
+            return _forged(seat)
         if not 1 <= command.spot <= len(options):
-            return Refusal("toast.forged")
+            return _forged(seat)
         chosen = options[command.spot - 1]
         if isinstance(command, ConfirmSpot):
             return Play(chosen)
         assert isinstance(chosen, PlaceTunnel | Rockfall)  # every option is, like the first
-        key = "prompt.confirm_rockfall" if card is Card.ROCKFALL else "prompt.confirm_place"
         confirm = ConfirmSpot(seat.game, seat.version, index, command.spot)
-        return _confirm(
-            seat,
-            index,
-            chosen,
-            confirm,
-            t(
-                seat.lang,
-                key,
+        spot, cell = command.spot, cell_label(chosen.at)
+        if card is Card.ROCKFALL:
+            text = seat.tr.gettext(
+                "Remove the tunnel card on spot {spot} ({cell})?", spot=spot, cell=cell
+            )
+        else:
+            text = seat.tr.gettext(
+                "Place {card} on spot {spot} ({cell})?",
                 card=_card(seat, card),
-                spot=command.spot,
-                cell=cell_label(chosen.at),
-            ),
-        )
+                spot=spot,
+                cell=cell,
+            )
+        return _confirm(seat, index, chosen, confirm, text)
     if isinstance(command, PickTarget | PickTool | ConfirmTarget):
         return _target(seat, index, card, options, command)
     if isinstance(command, PickGoal | ConfirmGoal):
         if not 0 <= command.goal < len(GOAL_SPOTS):
-            return Refusal("toast.forged")
+            return _forged(seat)
         chosen_map = UseMap(GOAL_SPOTS[command.goal])
         if chosen_map not in options:
-            return Refusal("toast.forged")
+            return _forged(seat)
         if isinstance(command, ConfirmGoal):
             return Play(chosen_map)
-        text = t(seat.lang, "prompt.confirm_goal", goal=t(seat.lang, f"goal.{command.goal}"))
+        text = seat.tr.gettext(
+            "Look at the {goal} goal card?", goal=goal_name(seat.tr, command.goal)
+        )
         confirm_goal = ConfirmGoal(seat.game, seat.version, index, command.goal)
         return _confirm(seat, index, chosen_map, confirm_goal, text)
-    return Refusal("toast.forged")
+    return _forged(seat)
+
+
+def _forged(seat: Seat) -> Refusal:
+    return Refusal(seat.tr.pgettext("toast", "This button is not valid."))
 
 
 def _card(seat: Seat, card: Card) -> str:
-    return escape(card_name(seat.lang, card))
+    return escape(card_name(seat.tr, card))
 
 
 def _back_row(seat: Seat, command: Command | None = None) -> tuple[Button, ...]:
-    return (Button(t(seat.lang, "button.back"), command or Back(seat.game, seat.version)),)
+    back = command or Back(seat.game, seat.version)
+    return (Button(seat.tr.pgettext("button", "↩️ Back"), back),)
 
 
 def _confirm(seat: Seat, index: int, chosen: Action, confirm: Command, text: str) -> Screen:
     back = PickCard(seat.game, seat.version, index)
     picture = Picture.CONFIRM if isinstance(chosen, PlaceTunnel | Rockfall) else Picture.HOME
-    keyboard = ((Button(t(seat.lang, "button.confirm"), confirm),), _back_row(seat, back))
+    keyboard = ((Button(seat.tr.pgettext("button", "✅ Confirm"), confirm),), _back_row(seat, back))
     return Screen(picture, (text,), keyboard, chosen=chosen, highlight=index)
 
 
 def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) -> Screen:
-    g, v, lang = seat.game, seat.version, seat.lang
+    g, v, tr = seat.game, seat.version, seat.tr
     kind = spec(card).kind
     name = _card(seat, card)
     if not options:
         if kind is Kind.TUNNEL and not can_dig(seat.state, seat.state.seat_of(seat.player)):
             front = seat.state.in_front[seat.state.seat_of(seat.player)]
             if Card.TRAPPED in front:
-                return home(seat, (t(lang, "prompt.trapped"),))
+                return home(seat, (tr.gettext("You are trapped: you cannot place tunnel cards."),))
             tools = ", ".join(
-                tool_name(lang, s.tools[0]) for s in map(spec, front) if s.kind is Kind.BREAK
+                tool_name(tr, s.tools[0]) for s in map(spec, front) if s.kind is Kind.BREAK
             )
-            return home(seat, (t(lang, "prompt.cannot_dig", tools=tools),))
-        return home(seat, (t(lang, "prompt.no_spot", card=name),))
+            text = tr.gettext(
+                "A tool of yours is broken ({tools}): you cannot place tunnel cards.", tools=tools
+            )
+            return home(seat, (text,))
+        return home(seat, (tr.gettext("{card} fits nowhere on the board right now.", card=name),))
     if isinstance(options[0], PlaceTunnel | Rockfall):
-        buttons = [
-            Button(t(lang, "button.spot", spot=k), PickSpot(g, v, index, k))
-            for k in range(1, len(options) + 1)
-        ]
+        buttons = [Button(str(k), PickSpot(g, v, index, k)) for k in range(1, len(options) + 1)]
         rows = [
             tuple(buttons[i : i + SPOTS_PER_ROW]) for i in range(0, len(buttons), SPOTS_PER_ROW)
         ]
-        key = "prompt.pick_rockfall" if card is Card.ROCKFALL else "prompt.pick_spot"
+        if card is Card.ROCKFALL:
+            text = tr.gettext("Which tunnel card does the rockfall remove? Pick a numbered spot.")
+        else:
+            text = tr.gettext("Where does {card} go? Pick a numbered spot on the board.", card=name)
         return Screen(
-            Picture.PREVIEW,
-            (t(lang, key, card=name),),
-            (*rows, _back_row(seat)),
-            spots=options,
-            highlight=index,
+            Picture.PREVIEW, (text,), (*rows, _back_row(seat)), spots=options, highlight=index
         )
     if isinstance(options[0], UseMap):
         goal_buttons = tuple(
             Button(
-                t(lang, "button.goal", goal=t(lang, f"goal.{GOAL_SPOTS.index(a.at)}")),
+                goal_name(tr, GOAL_SPOTS.index(a.at)),
                 PickGoal(g, v, index, GOAL_SPOTS.index(a.at)),
             )
             for a in options
@@ -281,7 +298,7 @@ def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) 
         )
         return Screen(
             Picture.HOME,
-            (t(lang, "prompt.pick_goal"),),
+            (tr.gettext("Which goal card do you look at?"),),
             (goal_buttons, _back_row(seat)),
             highlight=index,
         )
@@ -298,7 +315,7 @@ def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) 
     rows = [tuple(buttons[i : i + 2]) for i in range(0, len(buttons), 2)]
     return Screen(
         Picture.HOME,
-        (t(lang, "prompt.pick_target", card=name),),
+        (tr.gettext("Who gets {card}?", card=name),),
         (*rows, _back_row(seat)),
         highlight=index,
     )
@@ -306,8 +323,9 @@ def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) 
 
 def _target_label(seat: Seat, player: int) -> str:
     name = seat.names.get(player, str(player))
-    key = "button.target_self" if player == seat.player else "button.target"
-    return t(seat.lang, key, name=name)
+    if player == seat.player:
+        return seat.tr.pgettext("button", "{name} (you)", name=name)
+    return name
 
 
 def _target(
@@ -317,28 +335,24 @@ def _target(
     options: tuple[Action, ...],
     command: PickTarget | PickTool | ConfirmTarget,
 ) -> Outcome:
-    g, v, lang = seat.game, seat.version, seat.lang
+    g, v, tr = seat.game, seat.version, seat.tr
     if not 0 <= command.seat < len(seat.state.players):
-        return Refusal("toast.forged")
+        return _forged(seat)
     target = seat.state.players[command.seat]
     moves = [a for a in options if isinstance(a, PlayOnPlayer) and a.target == target]
     if not moves:
-        return Refusal("toast.forged")
+        return _forged(seat)
     tool: Tool | None
     if isinstance(command, PickTarget):
         if len(moves) > 1:
             buttons = tuple(
-                Button(
-                    t(lang, "button.tool", tool=tool_name(lang, m.tool)),
-                    PickTool(g, v, index, command.seat, m.tool),
-                )
+                Button(tool_name(tr, m.tool), PickTool(g, v, index, command.seat, m.tool))
                 for m in moves
                 if m.tool is not None
             )
-            text = t(lang, "prompt.pick_tool", card=_card(seat, card), name=seat.name(target))
             return Screen(
                 Picture.HOME,
-                (text,),
+                (_pick_tool_text(seat, card, target),),
                 (buttons, _back_row(seat, PickCard(g, v, index))),
                 highlight=index,
             )
@@ -347,20 +361,39 @@ def _target(
         tool = command.tool
     chosen = PlayOnPlayer(card, target, tool)
     if chosen not in moves:
-        return Refusal("toast.forged")
+        return _forged(seat)
     if isinstance(command, ConfirmTarget):
         return Play(chosen)
-    if tool is not None:
-        text = t(
-            lang,
-            "prompt.confirm_repair",
-            name=seat.name(target),
-            tool=tool_name(lang, tool),
-            card=_card(seat, card),
-        )
-    else:
-        text = t(lang, "prompt.confirm_target", card=_card(seat, card), name=seat.name(target))
+    text = _confirm_target_text(seat, card, target, tool)
     return _confirm(seat, index, chosen, ConfirmTarget(g, v, index, command.seat, tool), text)
+
+
+def _pick_tool_text(seat: Seat, card: Card, target: int) -> str:
+    """Which tool a repair card mends: the player's own, or another's."""
+    if target == seat.player:
+        return seat.tr.gettext("Which of your tools does {card} repair?", card=_card(seat, card))
+    return seat.tr.gettext(
+        "Which tool does {card} repair for {name}?", card=_card(seat, card), name=seat.name(target)
+    )
+
+
+def _confirm_target_text(seat: Seat, card: Card, target: int, tool: Tool | None) -> str:
+    """The question before a card is played at a player: at oneself, or at another."""
+    tr, mine = seat.tr, target == seat.player
+    card_text = _card(seat, card)
+    if tool is not None:
+        tool_text = tool_name(tr, tool)
+        if mine:
+            return tr.gettext("Repair your {tool} with {card}?", tool=tool_text, card=card_text)
+        return tr.gettext(
+            "Repair {name}'s {tool} with {card}?",
+            name=seat.name(target),
+            tool=tool_text,
+            card=card_text,
+        )
+    if mine:
+        return tr.gettext("Play {card} on yourself?", card=card_text)
+    return tr.gettext("Play {card} on {name}?", card=card_text, name=seat.name(target))
 
 
 def _discard(
@@ -369,69 +402,77 @@ def _discard(
     deluxe = seat.state.edition is Edition.DELUXE
     limit = MAX_DISCARD_DELUXE if deluxe else MAX_DISCARD_BASE
     hand = seat.hand
+    tr = seat.tr
     if isinstance(command, StartDiscard):
         selected: frozenset[int] = frozenset()
     else:
         selected = command.selected
     if any(not 0 <= i < len(hand) for i in selected):
-        return Refusal("toast.forged")
+        return _forged(seat)
     if isinstance(command, ToggleDiscard):
         if not 0 <= command.card < len(hand):
-            return Refusal("toast.forged")
+            return _forged(seat)
         if command.card in selected:
             selected = selected - {command.card}
         elif limit == 1:
             selected = frozenset({command.card})
         elif len(selected) >= limit:
-            return Refusal("toast.too_many_cards", (("max", str(limit)),))
+            return Refusal(
+                tr.npgettext(
+                    "toast",
+                    "You can discard at most {max} card.",
+                    "You can discard at most {max} cards.",
+                    limit,
+                    max=limit,
+                )
+            )
         else:
             selected = selected | {command.card}
     cards = tuple(hand[i] for i in sorted(selected))
     legal = set(legal_actions(seat.state, seat.player))
     if isinstance(command, ConfirmDiscard):
         if not cards:
-            return Refusal("toast.pick_cards_first")
+            return Refusal(tr.pgettext("toast", "Pick the cards to discard first."))
         action: Action = Discard(cards)
-        return Play(action) if action in legal else Refusal("toast.forged")
+        return Play(action) if action in legal else _forged(seat)
     me = seat.state.seat_of(seat.player)
     front = seat.state.in_front[me]
     if isinstance(command, ClearFront):
         if len(cards) != 2 or not 0 <= command.item < len(front):
-            return Refusal("toast.forged")
+            return _forged(seat)
         action = ClearInFront((cards[0], cards[1]), front[command.item])
-        return Play(action) if action in legal else Refusal("toast.forged")
-    g, v, lang = seat.game, seat.version, seat.lang
+        return Play(action) if action in legal else _forged(seat)
+    g, v = seat.game, seat.version
     toggles = [
-        Button(
-            t(
-                lang,
-                "button.discard_toggle",
-                mark=t(lang, "button.selected" if i in selected else "button.unselected"),
-                card=card_name(lang, c),
-            ),
-            ToggleDiscard(g, v, i, selected),
-        )
+        Button(marked_label(i in selected, card_name(tr, c)), ToggleDiscard(g, v, i, selected))
         for i, c in enumerate(hand)
     ]
     rows: list[tuple[Button, ...]] = [tuple(toggles[i : i + 2]) for i in range(0, len(toggles), 2)]
     if cards:
-        label = (
-            t(lang, "button.discard_confirm_one")
-            if limit == 1
-            else t(lang, "button.discard_confirm", count=len(cards))
-        )
+        if limit == 1:
+            label = tr.pgettext("button", "🗑 Discard this card")
+        else:
+            label = tr.npgettext(
+                "button",
+                "🗑 Discard {count} and draw {count}",
+                "🗑 Discard {count} and draw {count}",
+                len(cards),
+                count=len(cards),
+            )
         rows.append((Button(label, ConfirmDiscard(g, v, selected)),))
     if deluxe and len(cards) == 2:
         for item, c in enumerate(front):
             if ClearInFront((cards[0], cards[1]), c) in legal:
-                rows.append(
-                    (
-                        Button(
-                            t(lang, "button.clear_front", card=card_name(lang, c)),
-                            ClearFront(g, v, selected, item),
-                        ),
-                    )
+                label = tr.pgettext(
+                    "button", "🧹 Discard 2 to remove {card}", card=card_name(tr, c)
                 )
+                rows.append((Button(label, ClearFront(g, v, selected, item)),))
     rows.append(_back_row(seat))
-    key = "prompt.discard_deluxe" if deluxe else "prompt.discard_base"
-    return Screen(Picture.HOME, (t(lang, key),), tuple(rows))
+    if deluxe:
+        prompt = tr.gettext(
+            "Pick 1 to 3 cards to discard and draw as many, "
+            "or pick 2 to remove a card lying in front of you."
+        )
+    else:
+        prompt = tr.gettext("Pick one card to discard face down. You then draw one.")
+    return Screen(Picture.HOME, (prompt,), tuple(rows))

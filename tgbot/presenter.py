@@ -14,7 +14,6 @@ from engine import (
     player_view,
     public_view,
 )
-from engine.cards import GOAL_SPOTS
 from engine.events import (
     ActionPlayed,
     CardsDiscarded,
@@ -43,9 +42,16 @@ from .callback import (
     join_payload,
     start_link,
 )
-from .i18n import Language, card_name, edition_name, role_name, side_name, t, tool_name
-from .menus import Button, Keyboard
+from .i18n import LANGUAGES, NC_, Language, Marked, Texts, texts
+from .menus import Button, Keyboard, marked_label
+from .names import card_name, edition_name, goal_name_at, role_name, side_name, tool_name
 from .records import GameRecord, Status
+
+VARIANTS: Mapping[Variant, Marked] = {
+    # Translators: a rule variant, as listed after "Variants:".
+    Variant.GOLD_PER_MINER: NC_("variant", "one gold card per miner"),
+    Variant.GREEDY_DWARF: NC_("variant", "greedy dwarf (miners with a broken tool get no gold)"),
+}
 
 
 def escape_text(text: str) -> str:
@@ -55,16 +61,41 @@ def escape_text(text: str) -> str:
 
 def edition_label(lang: Language, edition: Edition) -> str:
     """An edition's name, HTML-escaped."""
-    return escape(edition_name(lang, edition))
+    return escape(edition_name(texts(lang), edition))
+
+
+def hours_text(tr: Texts, hours: int) -> str:
+    """A number of hours, such as "24 h"."""
+    return tr.npgettext("duration", "{count} h", "{count} h", hours, count=hours)
+
+
+def minutes_text(tr: Texts, minutes: int) -> str:
+    """A number of minutes, such as "20 min"."""
+    return tr.npgettext("duration", "{count} min", "{count} min", minutes, count=minutes)
 
 
 def duration(lang: Language, seconds: float) -> str:
     """A time span such as "3 h 20 min" (minutes rounded up)."""
+    tr = texts(lang)
     minutes = max(1, int(-(-seconds // 60)))
     hours, minutes = divmod(minutes, 60)
     if hours:
-        return t(lang, "time.hours_minutes", hours=hours, minutes=minutes)
-    return t(lang, "time.minutes", minutes=minutes)
+        # Translators: a time span: the hours, then the minutes ("3 h 20 min").
+        return tr.pgettext(
+            "duration",
+            "{hours} {minutes}",
+            hours=hours_text(tr, hours),
+            minutes=minutes_text(tr, minutes),
+        )
+    return minutes_text(tr, minutes)
+
+
+def turn_limit_line(lang: Language, hours: int | None) -> str:
+    """The time per turn, as the lobby and /settings show it."""
+    tr = texts(lang)
+    if hours is None:
+        return tr.gettext("Time per turn: no limit")
+    return tr.gettext("Time per turn: {time}", time=hours_text(tr, hours))
 
 
 def names_of(record: GameRecord) -> dict[int, str]:
@@ -89,45 +120,60 @@ def _name(names: Mapping[int, str], user_id: int | None) -> str:
 
 def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) -> str:
     """The lobby message: edition, variants, time per turn, players, what is missing."""
+    tr = texts(lang)
     lobby = record.lobby
     names = names_of(record)
     players = range_of(lobby.edition)
-    edition = edition_name(lang, lobby.edition)
     variants = [
-        t(lang, f"variant.{v.value}")
+        tr.marked(VARIANTS[v])
         for v, on in (
             (Variant.GOLD_PER_MINER, lobby.options.gold.value == "per_miner"),
             (Variant.GREEDY_DWARF, lobby.options.greedy_dwarf),
         )
         if on
     ]
+    creator = _name(names, record.creator_id)
     lines = [
-        t(lang, "lobby.title", edition=escape(edition)),
-        t(lang, "lobby.created_by", name=_name(names, record.creator_id)),
-        t(lang, "lobby.variants", variants=", ".join(variants) or t(lang, "variant.none")),
+        tr.gettext("⛏ <b>{edition}</b>: new game", edition=edition_label(lang, lobby.edition)),
+        tr.gettext("Opened by {name}", name=creator),
+        tr.gettext(
+            "Variants: {variants}",
+            variants=", ".join(variants) or tr.pgettext("variant", "none"),
+        ),
+        turn_limit_line(lang, lobby.turn_limit_hours),
+        "",
     ]
-    if lobby.turn_limit_hours is None:
-        lines.append(t(lang, "lobby.turn_limit_none"))
-    else:
-        lines.append(t(lang, "lobby.turn_limit_hours", hours=lobby.turn_limit_hours))
-    lines.append("")
     if lobby.players:
-        lines.append(t(lang, "lobby.players", count=len(lobby.players), max=players.stop - 1))
+        lines.append(
+            tr.gettext("Players ({count}/{max}):", count=len(lobby.players), max=players.stop - 1)
+        )
         lines += [
-            t(lang, "lobby.player_line", number=i + 1, name=escape(p.name))
+            tr.gettext("{number}. {name}", number=i + 1, name=escape(p.name))
             for i, p in enumerate(lobby.players)
         ]
     else:
-        lines.append(t(lang, "lobby.no_players"))
+        lines.append(tr.gettext("Nobody has joined yet."))
     lines.append("")
-    count = len(lobby.players)
-    if count < players.start:
-        lines.append(t(lang, "lobby.waiting_more", count=players.start - count))
+    missing = players.start - len(lobby.players)
+    if missing > 0:
+        lines.append(
+            tr.ngettext(
+                "Waiting for {count} more to join.",
+                "Waiting for {count} more to join.",
+                missing,
+                count=missing,
+            )
+        )
     elif can_anyone_start:
-        lines.append(t(lang, "lobby.ready_anyone"))
+        lines.append(tr.gettext("Ready! Any player can start the game."))
     else:
-        lines.append(t(lang, "lobby.ready_creator", name=_name(names, record.creator_id)))
-    lines.append(t(lang, "lobby.join_hint"))
+        lines.append(tr.gettext("Ready! {name} can start the game.", name=creator))
+    lines.append(
+        tr.gettext(
+            "Tap Join: it opens a private chat with me, where your cards will be. "
+            "Press Start there if Telegram asks."
+        )
+    )
     return "\n".join(lines)
 
 
@@ -138,58 +184,43 @@ def range_of(edition: Edition) -> range:
 
 def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Keyboard:
     """Join (a deep link), leave, start, cancel, and the set-up switches."""
+    tr = texts(lang)
     g, rev = record.game_id, record.lobby.revision
     lobby = record.lobby
-
-    def mark(on: bool) -> str:
-        return t(lang, "button.selected" if on else "button.unselected")
-
     url = start_link(bot_username, join_payload(g))
     return (
         (
-            Button(t(lang, "button.join"), url=url),
-            Button(t(lang, "button.leave"), LeaveGame(g, rev)),
+            Button(tr.pgettext("button", "✋ Join"), url=url),
+            Button(tr.pgettext("button", "🚪 Leave"), LeaveGame(g, rev)),
         ),
         tuple(
-            Button(
-                t(
-                    lang,
-                    "button.edition",
-                    mark=mark(lobby.edition is e),
-                    edition=edition_name(lang, e),
-                ),
-                SetEdition(g, rev, e),
-            )
+            Button(marked_label(lobby.edition is e, edition_name(tr, e)), SetEdition(g, rev, e))
             for e in (Edition.BASE, Edition.DELUXE)
         ),
         (
             Button(
-                t(
-                    lang,
-                    "button.variant_per_miner",
-                    mark=mark(lobby.options.gold.value == "per_miner"),
+                marked_label(
+                    lobby.options.gold.value == "per_miner",
+                    tr.pgettext("button", "One gold card per miner"),
                 ),
                 ToggleVariant(g, rev, Variant.GOLD_PER_MINER),
             ),
             Button(
-                t(lang, "button.variant_greedy_dwarf", mark=mark(lobby.options.greedy_dwarf)),
+                marked_label(lobby.options.greedy_dwarf, tr.pgettext("button", "Greedy dwarf")),
                 ToggleVariant(g, rev, Variant.GREEDY_DWARF),
             ),
         ),
         turn_limit_row(record, lang),
         (
-            Button(t(lang, "button.start"), StartGame(g, rev)),
-            Button(t(lang, "button.cancel"), CancelGame(g, rev)),
+            Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
+            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
         ),
     )
 
 
-def language_row(lang: Language) -> tuple[Button, ...]:
-    """The two language buttons (/lang, /settings)."""
-    return (
-        Button(t(lang, "button.lang_ko"), SetLanguage(Language.KO)),
-        Button(t(lang, "button.lang_en"), SetLanguage(Language.EN)),
-    )
+def language_row() -> tuple[Button, ...]:
+    """One button per language the bot has a catalog for, each named in itself (/lang)."""
+    return tuple(Button(texts(lang).native_name, SetLanguage(lang)) for lang in LANGUAGES)
 
 
 TURN_LIMIT_CHOICES: tuple[int | None, ...] = (1, 12, 24, 72, None)
@@ -197,16 +228,14 @@ TURN_LIMIT_CHOICES: tuple[int | None, ...] = (1, 12, 24, 72, None)
 
 def turn_limit_row(record: GameRecord, lang: Language) -> tuple[Button, ...]:
     """Buttons choosing the time per turn (hours, or no limit), the current one marked."""
+    tr = texts(lang)
     current = record.lobby.turn_limit_hours
-
-    def mark(on: bool) -> str:
-        return t(lang, "button.selected" if on else "button.unselected")
-
     return tuple(
         Button(
-            t(lang, "button.turn_limit_hours", mark=mark(current == h), hours=h)
-            if h is not None
-            else t(lang, "button.turn_limit_none", mark=mark(current is None)),
+            marked_label(
+                current == h,
+                hours_text(tr, h) if h is not None else tr.pgettext("button", "No limit"),
+            ),
             SetTurnLimit(record.game_id, record.lobby.revision, h),
         )
         for h in TURN_LIMIT_CHOICES
@@ -216,78 +245,96 @@ def turn_limit_row(record: GameRecord, lang: Language) -> tuple[Button, ...]:
 # ---------------------------------------------------------------- the board post
 
 
-def goal_name(lang: Language, at: tuple[int, int]) -> str:
-    """top / middle / bottom."""
-    return t(lang, f"goal.{GOAL_SPOTS.index(at)}") if at in GOAL_SPOTS else "?"
-
-
 def move_lines(events: Iterable[Event], names: Mapping[int, str], lang: Language) -> list[str]:
     """What the group learns of a move, one line per public event worth telling."""
+    tr = texts(lang)
     lines: list[str] = []
     for e in events:
-        if e.audience is not None:
-            continue
-        if isinstance(e, TunnelPlaced):
-            lines.append(
-                t(
-                    lang,
-                    "board.move_tunnel",
-                    name=_name(names, e.player),
-                    card=_card(lang, e.card),
-                    cell=cell_label(e.at),
-                )
-            )
-        elif isinstance(e, ActionPlayed):
-            card = _card(lang, e.card)
-            if e.tool is not None and e.card.name.startswith("REPAIR_") and "_" in e.card.name[7:]:
-                card = f"{card} ({escape(tool_name(lang, e.tool))})"
-            lines.append(
-                t(
-                    lang,
-                    "board.move_action",
-                    name=_name(names, e.player),
-                    card=card,
-                    target=_name(names, e.target),
-                )
-            )
-        elif isinstance(e, MapUsed):
-            lines.append(
-                t(lang, "board.move_map", name=_name(names, e.player), goal=goal_name(lang, e.at))
-            )
-        elif isinstance(e, RockfallPlayed):
-            lines.append(
-                t(lang, "board.move_rockfall", name=_name(names, e.player), cell=cell_label(e.at))
-            )
-        elif isinstance(e, CardsDiscarded):
-            lines.append(t(lang, "board.move_discard", name=_name(names, e.player), count=e.count))
-        elif isinstance(e, InFrontCleared):
-            lines.append(
-                t(lang, "board.move_clear", name=_name(names, e.player), card=_card(lang, e.card))
-            )
-        elif isinstance(e, PlayerPassed):
-            lines.append(t(lang, "board.move_pass", name=_name(names, e.player)))
-        elif isinstance(e, GoalRevealed):
-            lines.append(
-                t(lang, "board.goal_revealed", goal=goal_name(lang, e.at), card=_card(lang, e.card))
-            )
+        if e.audience is None:
+            line = _move_line(tr, e, names)
+            if line is not None:
+                lines.append(line)
     return lines
 
 
-def _card(lang: Language, card: Card) -> str:
-    return escape(card_name(lang, card))
+def _move_line(tr: Texts, e: Event, names: Mapping[int, str]) -> str | None:
+    """One public event told to the group, or None for one the group is not told of."""
+    if isinstance(e, TunnelPlaced):
+        return tr.gettext(
+            "{name} placed {card} at {cell}",
+            name=_name(names, e.player),
+            card=_card(tr, e.card),
+            cell=cell_label(e.at),
+        )
+    if isinstance(e, ActionPlayed):
+        return _action_line(tr, e, names)
+    if isinstance(e, MapUsed):
+        return tr.gettext(
+            "{name} looked at the {goal} goal card",
+            name=_name(names, e.player),
+            goal=goal_name_at(tr, e.at),
+        )
+    if isinstance(e, RockfallPlayed):
+        return tr.gettext(
+            "{name} caused a rockfall at {cell}", name=_name(names, e.player), cell=cell_label(e.at)
+        )
+    if isinstance(e, CardsDiscarded):
+        return tr.ngettext(
+            "{name} discarded {count} card",
+            "{name} discarded {count} cards",
+            e.count,
+            name=_name(names, e.player),
+            count=e.count,
+        )
+    if isinstance(e, InFrontCleared):
+        return tr.gettext(
+            "{name} discarded 2 cards and removed {card}",
+            name=_name(names, e.player),
+            card=_card(tr, e.card),
+        )
+    if isinstance(e, PlayerPassed):
+        return tr.gettext("{name} passed", name=_name(names, e.player))
+    if isinstance(e, GoalRevealed):
+        return tr.gettext(
+            "The {goal} goal card is {card}!", goal=goal_name_at(tr, e.at), card=_card(tr, e.card)
+        )
+    return None
+
+
+def _action_line(tr: Texts, e: ActionPlayed, names: Mapping[int, str]) -> str:
+    """A card played at a player: at another, or at oneself."""
+    card = _card(tr, e.card)
+    if e.tool is not None and e.card.name.startswith("REPAIR_") and "_" in e.card.name[7:]:
+        card = f"{card} ({escape(tool_name(tr, e.tool))})"
+    if e.target == e.player:
+        return tr.gettext(
+            "{name} played {card} on themselves", name=_name(names, e.player), card=card
+        )
+    return tr.gettext(
+        "{name} played {card} on {target}",
+        name=_name(names, e.player),
+        card=card,
+        target=_name(names, e.target),
+    )
+
+
+def _card(tr: Texts, card: Card) -> str:
+    return escape(card_name(tr, card))
 
 
 def board_caption(
     state: GameState, names: Mapping[int, str], lang: Language, last_move: Sequence[str] = ()
 ) -> str:
     """The caption of the board post: the last move, the round, the deck, who plays next."""
+    tr = texts(lang)
     view = public_view(state)
     lines = list(last_move)
     if view.current is not None:
         lines.append(
-            t(
-                lang,
-                "board.caption",
+            tr.ngettext(
+                "Round {round}/3 · deck {deck}\n{name}, your turn!",
+                "Round {round}/3 · deck {deck}\n{name}, your turn!",
+                view.deck_size,
                 round=view.round,
                 deck=view.deck_size,
                 name=mention(view.current, names.get(view.current, str(view.current))),
@@ -305,36 +352,49 @@ def round_text(
     events: Iterable[Event] = (),
 ) -> str:
     """Round end: who reached the gold, the winners, roles, who was paid (not how much)."""
-    lines = [t(lang, "round.over", round=result.round)]
+    tr = texts(lang)
+    lines = [tr.gettext("<b>Round {round} is over!</b>", round=result.round)]
     if result.finder is not None:
-        lines.append(t(lang, "round.gold_found", name=_name(names, result.finder)))
+        lines.append(tr.gettext("{name} reached the gold!", name=_name(names, result.finder)))
     else:
-        lines.append(t(lang, "round.gold_not_found"))
-    sides = ", ".join(escape(side_name(lang, s)) for s in result.winners)
-    lines.append(t(lang, "round.winners", sides=sides))
-    lines.append(t(lang, "round.roles"))
+        lines.append(tr.gettext("Nobody reached the gold."))
+    sides = ", ".join(escape(side_name(tr, s)) for s in result.winners)
+    lines.append(tr.gettext("Winners: {sides}", sides=sides))
+    lines.append(tr.gettext("Roles:"))
     lines += [
-        t(lang, "round.role_line", name=_name(names, p), role=escape(role_name(lang, r)))
+        tr.gettext("{name}: {role}", name=_name(names, p), role=escape(role_name(tr, r)))
         for p, r in result.roles
     ]
     if result.paid:
-        lines.append(t(lang, "round.paid", names=", ".join(_name(names, p) for p in result.paid)))
+        paid = ", ".join(_name(names, p) for p in result.paid)
+        lines.append(tr.gettext("Gold goes to: {names}", names=paid))
     else:
-        lines.append(t(lang, "round.nobody_paid"))
+        lines.append(tr.gettext("Nobody gets gold this round."))
     for e in events:
         if isinstance(e, GoldStolen) and e.audience is None:
             lines.append(
-                t(lang, "round.theft", thief=_name(names, e.thief), victim=_name(names, e.victim))
+                tr.gettext(
+                    "{thief} steals a gold nugget from {victim}.",
+                    thief=_name(names, e.thief),
+                    victim=_name(names, e.victim),
+                )
             )
     if next_round is not None and starter is not None:
         lines.append("")
-        lines.append(t(lang, "round.next", round=next_round, name=_name(names, starter)))
+        lines.append(
+            tr.gettext(
+                "Round {round} begins; {name} plays first.",
+                round=next_round,
+                name=_name(names, starter),
+            )
+        )
     return "\n".join(lines)
 
 
 def game_text(event: GameEnded, names: Mapping[int, str], lang: Language) -> str:
     """Game end: the final scoreboard and the winners."""
-    lines = [t(lang, "game.over")]
+    tr = texts(lang)
+    lines = [tr.gettext("🏆 <b>Game over!</b>")]
     ranked = sorted(event.gold, key=lambda pg: -pg[1])
     rank = 0
     previous: int | None = None
@@ -342,11 +402,23 @@ def game_text(event: GameEnded, names: Mapping[int, str], lang: Language) -> str
         if gold != previous:
             rank = i + 1
             previous = gold
-        lines.append(t(lang, "game.score_line", rank=rank, name=_name(names, p), gold=gold))
+        lines.append(
+            tr.ngettext(
+                "{rank}. {name}: {gold} gold",
+                "{rank}. {name}: {gold} gold",
+                gold,
+                rank=rank,
+                name=_name(names, p),
+                gold=gold,
+            )
+        )
     winners = ", ".join(_name(names, p) for p in event.winners)
-    key = "game.winner" if len(event.winners) == 1 else "game.winners"
-    lines.append(t(lang, key, names=winners))
-    lines.append(t(lang, "game.new_hint"))
+    # A tie is a different statement from a win, not a plural form (Korean has one form).
+    if len(event.winners) == 1:
+        lines.append(tr.gettext("Winner: {names}", names=winners))
+    else:
+        lines.append(tr.gettext("Winners (tied): {names}", names=winners))
+    lines.append(tr.gettext("Play again with /new."))
     return "\n".join(lines)
 
 
@@ -357,34 +429,123 @@ def hand_caption(
     record: GameRecord, state: GameState, user_id: int, lang: Language, prompt: Sequence[str]
 ) -> str:
     """The live private message: which game, role, gold, learned facts, whose turn, the prompt."""
+    tr = texts(lang)
     view: PlayerView = player_view(state, user_id)
     names = names_of(record)
     pub = view.public
     lines = [
-        t(lang, "hand.title", chat=escape(record.title or str(record.chat_id)), round=pub.round),
-        t(lang, "hand.role", role=escape(role_name(lang, view.role))),
-        t(lang, "hand.gold", gold=view.gold),
+        tr.gettext(
+            "🎴 <b>{chat}</b> · round {round}/3",
+            chat=escape(record.title or str(record.chat_id)),
+            round=pub.round,
+        ),
+        tr.gettext("Your role: <b>{role}</b>", role=escape(role_name(tr, view.role))),
+        tr.ngettext("Your gold: {gold}", "Your gold: {gold}", view.gold, gold=view.gold),
     ]
     me = next(s for s in pub.seats if s.player == user_id)
     if me.in_front:
-        cards = ", ".join(_card(lang, c) for c in me.in_front)
-        lines.append(t(lang, "hand.in_front", cards=cards))
+        cards = ", ".join(_card(tr, c) for c in me.in_front)
+        lines.append(tr.gettext("In front of you: {cards}", cards=cards))
     for g in view.board.goals:
         if g.peeked and g.card is not None:
             lines.append(
-                t(lang, "hand.peeked", goal=goal_name(lang, g.at), card=_card(lang, g.card))
+                tr.gettext(
+                    "Your map showed: the {goal} goal is {card}.",
+                    goal=goal_name_at(tr, g.at),
+                    card=_card(tr, g.card),
+                )
             )
     for p, role in view.inspected:
         lines.append(
-            t(lang, "hand.inspected", name=_name(names, p), role=escape(role_name(lang, role)))
+            tr.gettext(
+                "You saw: {name} is {role}.",
+                name=_name(names, p),
+                role=escape(role_name(tr, role)),
+            )
         )
-    lines.append(t(lang, "hand.deck", count=pub.deck_size))
+    lines.append(
+        tr.ngettext(
+            "Cards left in the deck: {count}",
+            "Cards left in the deck: {count}",
+            pub.deck_size,
+            count=pub.deck_size,
+        )
+    )
     if not view.hand:
-        lines.append(t(lang, "hand.empty"))
+        lines.append(tr.gettext("Your hand is empty."))
     awaited = pub.current if record.status is Status.PLAYING else None  # a cancelled game waits
     if awaited == user_id:
-        lines.append(t(lang, "turn.your_turn"))
+        lines.append(tr.gettext("<b>Your turn!</b>"))
     elif awaited is not None:
-        lines.append(t(lang, "hand.waiting", name=_name(names, awaited)))
+        lines.append(tr.gettext("Waiting for {name} to play.", name=_name(names, awaited)))
     lines += prompt
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- help and rules
+
+
+def help_text(lang: Language) -> str:
+    """/help: the commands, and how a move is made in private."""
+    return texts(lang).gettext(
+        "<b>Saboteur bot</b>\n"
+        "Play Saboteur with your group, one move at a time, whenever you have a minute.\n"
+        "\n"
+        "<b>In the group</b>\n"
+        "/new: open a game (edition, time per turn, variants)\n"
+        "/join: join it · /leave: leave it\n"
+        "/start: start the game\n"
+        "/board: post the board again · /status: whose turn it is\n"
+        "/cancel: cancel the game (creator or admin)\n"
+        "/kick: skip a player who is away\n"
+        "/settings: settings · /lang: the group's language\n"
+        "/rules: the rules in short\n"
+        "\n"
+        "<b>In private</b>\n"
+        "Your cards are in our private chat. Tap a card, pick a numbered spot or a player, then "
+        "confirm. To discard, tap Discard, pick the card(s) and confirm.\n"
+        "/lang: your own language"
+    )
+
+
+def rules_texts(lang: Language) -> tuple[str, str]:
+    """/rules: both editions in short, one message each."""
+    tr = texts(lang)
+    base = tr.gettext(
+        "<b>Saboteur (3 to 10 players)</b>\n"
+        "The dwarves dig from the start card towards three face-down goal cards; only one of "
+        "them hides the gold. Some of the dwarves are secretly saboteurs.\n"
+        "\n"
+        "<b>On your turn</b> do one thing, then draw a card:\n"
+        "• place a tunnel card: it must join a tunnel connected to the start and match every "
+        "card next to it;\n"
+        "• play an action card: break or repair a tool (a player with a broken tool cannot dig), "
+        "look at a goal card with a map, or remove a tunnel card with a rockfall;\n"
+        "• discard one card face down.\n"
+        "\n"
+        "<b>End of a round</b>: when a tunnel reaches the gold, the miners win; when all the "
+        "cards are played first, the saboteurs win. Roles are revealed and gold is handed out: "
+        "the miners share as many gold cards as there are players, starting with whoever reached "
+        "the gold; each saboteur gets 4, 3 or 2 nuggets, depending on how many there are.\n"
+        "\n"
+        "After three rounds, the most gold wins. Everyone's gold stays secret until the end."
+    )
+    deluxe = tr.gettext(
+        "<b>Saboteur Deluxe (2 to 12 players)</b>\n"
+        "The base game with the Saboteur 2 cards. Roles: blue and green miners (two rival "
+        "teams), the boss (wins with either team), the profiteer (always wins), geologists (paid "
+        "for crystals) and saboteurs.\n"
+        "\n"
+        "<b>On your turn</b>: place a tunnel or play an action card, then draw 1; or discard 2 "
+        "cards to remove a card in front of you, then draw 1; or pass by discarding 1 to 3 cards "
+        "and draw as many.\n"
+        "\n"
+        "<b>New cards</b>: doors (only miners of that colour and the boss get through), ladders "
+        "(count as the start), bridges, crystals; theft, hands off, swap your hand, inspection, "
+        "swap your hats, trapped! and free at last!\n"
+        "\n"
+        "<b>Payout</b>: each winner gets 5, 4, 3, 2 or 1 gold when there are 1, 2, 3, 4, or 5 or "
+        "more winners; the boss gets 1 less, the profiteer 2 less. Geologists share the crystals "
+        "in the maze. Thefts come last."
+    )
+    return base, deluxe

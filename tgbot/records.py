@@ -154,7 +154,7 @@ def record_to_json(record: GameRecord) -> str:
         "chat": record.chat_id,
         "title": record.title,
         "thread": record.thread_id,
-        "lang": record.language.value,
+        "lang": record.language.code,
         "creator": record.creator_id,
         "creator_name": record.creator_name,
         "owed": {
@@ -179,7 +179,7 @@ def record_to_json(record: GameRecord) -> str:
             "turn_limit_hours": lobby.turn_limit_hours,
             "revision": lobby.revision,
             "players": [
-                {"id": p.user_id, "name": p.name, "lang": p.language.value} for p in lobby.players
+                {"id": p.user_id, "name": p.name, "lang": p.language.code} for p in lobby.players
             ],
         },
         "state": None if record.state is None else json.loads(to_json(record.state)),

@@ -209,7 +209,7 @@ class RedisStore(Updating):
 
     async def set_user_language(self, user_id: int, language: Language) -> None:
         """Remember a user's language."""
-        await self.redis.hset(self.keys.user(user_id), "lang", language.value)
+        await self.redis.hset(self.keys.user(user_id), "lang", language.code)
 
     async def group_language(self, chat_id: int) -> Language | None:
         """The language a group chose with /lang, if any."""
@@ -217,7 +217,7 @@ class RedisStore(Updating):
 
     async def set_group_language(self, chat_id: int, language: Language) -> None:
         """Remember a group's language."""
-        await self.redis.hset(self.keys.group(chat_id), "lang", language.value)
+        await self.redis.hset(self.keys.group(chat_id), "lang", language.code)
 
     async def _language(self, key: str) -> Language | None:
         raw = await self.redis.hget(key, "lang")

@@ -58,8 +58,10 @@ from .callback import (
     parse_start_payload,
     start_link,
 )
+from .config import DEFAULT_LANGUAGE
 from .dedupe import UpdateLedger
-from .i18n import Language, card_name, t
+from .i18n import Language, parse_language, texts
+from .names import card_name, reason_text
 from .outbox import (
     Owed,
     board_posted,
@@ -129,7 +131,7 @@ class GameService:
         clock: Callable[[], float],
         seeds: Callable[[], int],
         ids: Callable[[], str] | None = None,
-        default_language: Language = Language.KO,
+        default_language: Language = DEFAULT_LANGUAGE,
     ) -> None:
         self.store = store
         self.sender = sender
@@ -149,8 +151,6 @@ class GameService:
 
     async def user_language(self, person: Person) -> Language:
         """A user's language: chosen with /lang, else their app's, else the default."""
-        from .i18n import parse_language
-
         chosen = await self.store.user_language(person.user_id)
         return chosen or parse_language(person.language_code) or self.default_language
 
@@ -169,6 +169,7 @@ class GameService:
     async def new_lobby(self, place: Place, person: Person) -> None:
         """/new: open a lobby in this chat (or topic) unless a game is active there."""
         lang = await self.group_language(place.chat_id)
+        tr = texts(lang)
         now = self._now()
         record = GameRecord(
             game_id=self._new_id(),
@@ -185,7 +186,9 @@ class GameService:
             record = await self.store.create(record)
         except ChatBusyError:
             await self.sender.group_text(
-                place.chat_id, place.thread_id, t(lang, "lobby.already_running")
+                place.chat_id,
+                place.thread_id,
+                tr.gettext("A game is already running here. /status shows whose turn it is."),
             )
             return
         await self._post_lobby(record)
@@ -235,12 +238,21 @@ class GameService:
         """/join in a group: the lobby (with its Join deep link) is posted again."""
         record = await self._active(place)
         lang = await self.group_language(place.chat_id)
+        tr = texts(lang)
         if record is None:
-            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+            await self.sender.group_text(
+                place.chat_id,
+                place.thread_id,
+                tr.gettext("There is no game here. Open one with /new."),
+            )
         elif record.status is Status.LOBBY:
             await self._post_lobby(record)
         else:
-            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "toast.started"))
+            await self.sender.group_text(
+                place.chat_id,
+                place.thread_id,
+                tr.pgettext("toast", "The game is already running."),
+            )
 
     async def _active(self, place: Place) -> GameRecord | None:
         gid = await self.store.active_game(place.chat_id, place.thread_id)
@@ -251,7 +263,12 @@ class GameService:
         record = await self._active(place)
         if record is None:
             lang = await self.group_language(place.chat_id)
-            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+            tr = texts(lang)
+            await self.sender.group_text(
+                place.chat_id,
+                place.thread_id,
+                tr.gettext("There is no game here. Open one with /new."),
+            )
         return record
 
     async def start_command(self, place: Place, person: Person) -> None:
@@ -261,7 +278,7 @@ class GameService:
             return
         command = StartGame(record.game_id, record.lobby.revision)
         toast = await self._lobby_tap(record.game_id, person, command, True)
-        if toast.text != t(record.language, "toast.played"):
+        if toast.text != texts(record.language).pgettext("toast", "Done!"):
             await self.sender.group_text(place.chat_id, place.thread_id, toast.text)
 
     async def cancel_command(self, place: Place, person: Person, is_admin: bool) -> None:
@@ -286,11 +303,16 @@ class GameService:
         """/board: the current board again, as the one board post of the chat."""
         record = await self._active(place)
         lang = await self.group_language(place.chat_id)
+        tr = texts(lang)
         if record is None or record.state is None:
             if record is not None and record.status is Status.LOBBY:
                 await self._post_lobby(record)
                 return
-            await self.sender.group_text(place.chat_id, place.thread_id, t(lang, "lobby.no_game"))
+            await self.sender.group_text(
+                place.chat_id,
+                place.thread_id,
+                tr.gettext("There is no game here. Open one with /new."),
+            )
             return
         version = record.state.version
         await self._change(
@@ -303,16 +325,22 @@ class GameService:
         """/status: whose turn, without anything private."""
         record = await self._active(place)
         lang = await self.group_language(place.chat_id)
+        tr = texts(lang)
         if record is None:
-            return t(lang, "lobby.no_game")
+            return tr.gettext("There is no game here. Open one with /new.")
         if record.state is None:
-            return t(lang, "status.lobby", count=len(record.lobby.players))
+            count = len(record.lobby.players)
+            return tr.ngettext(
+                "The game is being set up: {count} player so far.",
+                "The game is being set up: {count} players so far.",
+                count,
+                count=count,
+            )
         names = presenter.names_of(record)
         player = current_player(record.state)
         lines = [
-            t(
-                lang,
-                "status.turn",
+            tr.gettext(
+                "Round {round}/3. {name} is playing.",
                 round=record.state.round,
                 name=presenter.mention(player, names.get(player, str(player)))
                 if player is not None
@@ -321,10 +349,14 @@ class GameService:
         ]
         limit = record.lobby.turn_limit_hours
         if limit is None:
-            lines.append(t(lang, "status.no_limit"))
+            lines.append(tr.gettext("No time limit."))
         else:
             left = record.turn_started_at + 3600 * limit - self._now()
-            lines.append(t(lang, "status.time_left", time=presenter.duration(lang, max(0, left))))
+            lines.append(
+                tr.gettext(
+                    "Time left for this turn: {time}.", time=presenter.duration(lang, max(0, left))
+                )
+            )
         return "\n".join(lines)
 
     async def set_group_language(self, chat_id: int, lang: Language) -> None:
@@ -382,6 +414,7 @@ class GameService:
     async def open_link(self, person: Person, payload: str | None) -> None:
         """/start in private, with or without a deep-link payload (join a game, open a hand)."""
         lang = await self.user_language(person)
+        tr = texts(lang)
         link = parse_start_payload(payload)
         if isinstance(link, JoinLink):
             await self._join(link.game, person)
@@ -395,26 +428,43 @@ class GameService:
             ):
                 await self._refresh_private(record, person.user_id, new_message=True)
                 return
-            await self.sender.private_text(person.user_id, t(lang, "toast.game_gone"))
+            await self.sender.private_text(
+                person.user_id, tr.pgettext("toast", "This game no longer exists.")
+            )
             return
-        await self.sender.private_text(person.user_id, t(lang, "start.welcome"))
+        await self.sender.private_text(
+            person.user_id,
+            tr.gettext(
+                "Hi! I run games of Saboteur in groups.\n"
+                "Add me to a group and type /new there. Your cards will come to this chat."
+            ),
+        )
 
     async def _join(self, gid: str, person: Person) -> None:
         lang = await self.user_language(person)
+        tr = texts(lang)
         for _ in range(SAVE_RETRIES):
             record = await self.store.load(gid)
             if record is None or not record.status.is_active:
-                await self.sender.private_text(person.user_id, t(lang, "toast.game_gone"))
+                await self.sender.private_text(
+                    person.user_id, tr.pgettext("toast", "This game no longer exists.")
+                )
                 return
             if record.status is Status.PLAYING:
-                await self.sender.private_text(person.user_id, t(lang, "toast.started"))
+                await self.sender.private_text(
+                    person.user_id, tr.pgettext("toast", "The game is already running.")
+                )
                 return
             lobby = record.lobby
             if lobby.has_player(person.user_id):
-                await self.sender.private_text(person.user_id, t(lang, "toast.already_joined"))
+                await self.sender.private_text(
+                    person.user_id, tr.pgettext("toast", "You are already in this game.")
+                )
                 return
             if len(lobby.players) >= presenter.range_of(lobby.edition).stop - 1:
-                await self.sender.private_text(person.user_id, t(lang, "toast.full"))
+                await self.sender.private_text(
+                    person.user_id, tr.pgettext("toast", "The game is full.")
+                )
                 return
             player = LobbyPlayer(person.user_id, person.name, lang)
             new = dataclasses.replace(
@@ -427,11 +477,17 @@ class GameService:
                 new = dataclasses.replace(new, rev=record.rev + 1)
                 await self.sender.private_text(
                     person.user_id,
-                    t(lang, "lobby.joined_private", chat=presenter.escape_text(record.title)),
+                    tr.gettext(
+                        "You joined the game in <b>{chat}</b>. Your cards will appear here.",
+                        chat=presenter.escape_text(record.title),
+                    ),
                 )
                 await self._refresh_lobby(new)
                 return
-        await self.sender.private_text(person.user_id, t(lang, "toast.busy"))
+        await self.sender.private_text(
+            person.user_id,
+            tr.pgettext("toast", "Something else happened at the same moment. Please tap again."),
+        )
 
     # ------------------------------------------------------------ buttons
 
@@ -446,8 +502,9 @@ class GameService:
     ) -> Toast:
         """A button was tapped: answer with a toast; change and announce only if legal."""
         lang = await self.user_language(person)
+        tr = texts(lang)
         if command is None:
-            return Toast(t(lang, "toast.forged"), alert=True)
+            return Toast(tr.pgettext("toast", "This button is not valid."), alert=True)
         if isinstance(command, Noop):
             return Toast("")
         if isinstance(command, SetLanguage):
@@ -457,7 +514,10 @@ class GameService:
             else:
                 await self.set_group_language(chat_id, command.language)
                 await self._relabel_game(chat_id, thread_id, command.language)
-            return Toast(t(command.language, "toast.language_set"))
+            chosen = texts(command.language)
+            return Toast(
+                chosen.pgettext("toast", "Language: {language}", language=chosen.native_name)
+            )
         if isinstance(
             command,
             JoinGame
@@ -484,24 +544,27 @@ class GameService:
         for _ in range(SAVE_RETRIES):
             record = await self.store.load(gid)
             lang = record.language if record is not None else await self.user_language(person)
+            tr = texts(lang)
             if record is None or not record.status.is_active:
-                return Toast(t(lang, "toast.game_gone"))
+                return Toast(tr.pgettext("toast", "This game no longer exists."))
             if chat_id is not None and chat_id != record.chat_id:
-                return Toast(t(lang, "toast.foreign"), alert=True)
+                return Toast(tr.pgettext("toast", "These buttons are not yours."), alert=True)
             if isinstance(command, CancelGame):
                 toast = await self._cancel(
                     record,
                     person,
                     is_admin or await self.sender.is_admin(record.chat_id, person.user_id),
                 )
-                return toast or Toast(t(lang, "lobby.cancelled"))
+                return toast or Toast(tr.gettext("The game was cancelled."))
             if isinstance(command, SetTurnLimit) and record.status is Status.PLAYING:
                 return await self._set_turn_limit(record, person, command)
             if record.status is not Status.LOBBY:
-                return Toast(t(lang, "toast.started"))
+                return Toast(tr.pgettext("toast", "The game is already running."))
             if not by_command and command.version != record.lobby.revision:
                 await self._refresh_lobby(record)
-                return Toast(t(lang, "toast.stale_lobby"))
+                return Toast(
+                    tr.pgettext("toast", "That button was out of date; the lobby has been updated.")
+                )
             if isinstance(command, JoinGame):
                 # Joining goes through the private chat, so the bot can send the cards there.
                 return Toast("", url=start_link(self.sender.username, join_payload(gid)))
@@ -509,29 +572,35 @@ class GameService:
             joined = lobby.has_player(person.user_id)
             if isinstance(command, LeaveGame):
                 if not joined:
-                    return Toast(t(lang, "toast.not_joined"))
+                    return Toast(tr.pgettext("toast", "You are not in this game."))
                 lobby = lobby.changed(
                     players=tuple(p for p in lobby.players if p.user_id != person.user_id)
                 )
-                done = Toast(t(lang, "toast.left"))
+                done = Toast(tr.pgettext("toast", "You left the game."))
             elif isinstance(command, StartGame):
                 allowed = person.user_id == record.creator_id or (
                     joined and self._now() - record.created_at >= START_GRACE_SECONDS
                 )
                 if not allowed:
                     if self._now() - record.created_at >= START_GRACE_SECONDS:
-                        return Toast(t(lang, "toast.not_joined"))
+                        return Toast(tr.pgettext("toast", "You are not in this game."))
                     names = presenter.names_of(record)
                     return Toast(
-                        t(lang, "toast.only_creator", name=names.get(record.creator_id, "?"))
+                        tr.pgettext(
+                            "toast",
+                            "Only {name} can do that for now.",
+                            name=names.get(record.creator_id, "?"),
+                        )
                     )
                 count = len(lobby.players)
                 legal = presenter.range_of(lobby.edition)
                 if count not in legal:
                     return Toast(
-                        t(
-                            lang,
-                            "toast.not_enough_players",
+                        tr.npgettext(
+                            "toast",
+                            "{edition} needs at least {min} player.",
+                            "{edition} needs at least {min} players.",
+                            legal.start,
                             edition=presenter.edition_label(lang, lobby.edition),
                             min=legal.start,
                         ),
@@ -542,85 +611,110 @@ class GameService:
                 if person.user_id != record.creator_id:
                     names = presenter.names_of(record)
                     return Toast(
-                        t(lang, "toast.only_creator", name=names.get(record.creator_id, "?"))
+                        tr.pgettext(
+                            "toast",
+                            "Only {name} can do that for now.",
+                            name=names.get(record.creator_id, "?"),
+                        )
                     )
                 lobby = _lobby_setting(lobby, command)
-                done = Toast(t(lang, "toast.settings_saved"))
+                done = Toast(tr.pgettext("toast", "Saved."))
             new = dataclasses.replace(record, lobby=lobby, updated_at=self._now())
             if await self.store.save(new, record.rev):
                 if isinstance(command, LeaveGame):
                     await self.store.remove_user_game(person.user_id, gid)
                 await self._refresh_lobby(dataclasses.replace(new, rev=record.rev + 1))
                 return done
-        return Toast(t(lang, "toast.busy"))
+        return Toast(
+            tr.pgettext("toast", "Something else happened at the same moment. Please tap again.")
+        )
 
     async def _set_turn_limit(
         self, record: GameRecord, person: Person, command: SetTurnLimit
     ) -> Toast:
         """/settings during play: the creator or an admin changes the time per turn."""
         lang = record.language
+        tr = texts(lang)
         if person.user_id != record.creator_id and not await self.sender.is_admin(
             record.chat_id, person.user_id
         ):
-            return Toast(t(lang, "toast.admin_only"), alert=True)
+            return Toast(
+                tr.pgettext("toast", "Only the game's creator or a group admin can do that."),
+                alert=True,
+            )
         if command.version != record.lobby.revision:
-            return Toast(t(lang, "toast.stale_lobby"))
+            return Toast(
+                tr.pgettext("toast", "That button was out of date; the lobby has been updated.")
+            )
         new = dataclasses.replace(
             record, lobby=record.lobby.changed(turn_limit_hours=command.hours)
         )
         if not await self.store.save(new, record.rev):
-            return Toast(t(lang, "toast.busy"))
+            return Toast(
+                tr.pgettext(
+                    "toast", "Something else happened at the same moment. Please tap again."
+                )
+            )
         new = dataclasses.replace(new, rev=record.rev + 1)
         assert new.state is not None
         await self._schedule(new, new.state.version)
-        return Toast(t(lang, "toast.settings_saved"))
+        return Toast(tr.pgettext("toast", "Saved."))
 
     async def settings(self, place: Place) -> tuple[str, menus.Keyboard]:
         """/settings in a group: language, and the running game's time per turn."""
         lang = await self.group_language(place.chat_id)
+        tr = texts(lang)
         lines = [
-            t(lang, "settings.title"),
-            t(lang, "settings.language", language=t(lang, f"lang.{lang.value}")),
+            tr.gettext("<b>Settings of this chat</b>"),
+            tr.gettext("Language: {language}", language=presenter.escape_text(tr.native_name)),
         ]
-        rows: list[tuple[menus.Button, ...]] = [presenter.language_row(lang)]
+        rows: list[tuple[menus.Button, ...]] = [presenter.language_row()]
         record = await self._active(place)
         if record is not None and record.status is Status.PLAYING:
-            limit = record.lobby.turn_limit_hours
-            if limit is None:
-                lines.append(t(lang, "lobby.turn_limit_none"))
-            else:
-                lines.append(t(lang, "lobby.turn_limit_hours", hours=limit))
+            lines.append(presenter.turn_limit_line(lang, record.lobby.turn_limit_hours))
             rows.append(presenter.turn_limit_row(record, lang))
         return "\n".join(lines), tuple(rows)
 
     async def _cancel(self, record: GameRecord, person: Person, is_admin: bool) -> Toast | None:
         lang = record.language
+        tr = texts(lang)
         if person.user_id != record.creator_id and not is_admin:
-            return Toast(t(lang, "toast.admin_only"), alert=True)
+            return Toast(
+                tr.pgettext("toast", "Only the game's creator or a group admin can do that."),
+                alert=True,
+            )
         new = dataclasses.replace(record, status=Status.CANCELLED, updated_at=self._now())
         if not await self.store.save(new, record.rev):
-            return Toast(t(lang, "toast.busy"))
+            return Toast(
+                tr.pgettext(
+                    "toast", "Something else happened at the same moment. Please tap again."
+                )
+            )
         await self.store.finish(record.game_id, FINISHED_TTL_SECONDS)
         for uid in record.player_ids:
             await self.store.remove_user_game(uid, record.game_id)
         if record.status is Status.LOBBY and record.messages.lobby is not None:
             await self.sender.edit_text(
-                record.chat_id, record.messages.lobby, t(lang, "lobby.cancelled"), ()
+                record.chat_id,
+                record.messages.lobby,
+                tr.gettext("The game was cancelled."),
+                (),
             )
         else:
             # A game in play: its lobby is far up the chat, so say it where people look.
             await self.sender.group_text(
-                record.chat_id, record.thread_id, t(lang, "lobby.cancelled")
+                record.chat_id, record.thread_id, tr.gettext("The game was cancelled.")
             )
         if record.state is not None:
             new = dataclasses.replace(new, rev=record.rev + 1)
             for uid in record.state.players:
-                note = t(self._player_language(new, uid), "lobby.cancelled")
+                note = texts(self._player_language(new, uid)).gettext("The game was cancelled.")
                 await self._refresh_private(new, uid, new_message=False, prompt=(note,))
         return None
 
     async def _start(self, record: GameRecord) -> Toast:
         lang = record.language
+        tr = texts(lang)
         lobby = record.lobby
         players = [p.user_id for p in lobby.players]
         state = new_game(players, edition=lobby.edition, seed=self.seeds(), options=lobby.options)
@@ -633,40 +727,52 @@ class GameService:
             owed=owe(record.owed, board_version=state.version, fresh=state.players),
         )
         if not await self.store.save(new, record.rev):
-            return Toast(t(lang, "toast.busy"))
+            return Toast(
+                tr.pgettext(
+                    "toast", "Something else happened at the same moment. Please tap again."
+                )
+            )
         new = dataclasses.replace(new, rev=record.rev + 1)
         if record.messages.lobby is not None:
             await self.sender.edit_text(
                 record.chat_id,
                 record.messages.lobby,
-                self._lobby_text(record) + "\n\n" + t(lang, "lobby.started", count=len(players)),
+                self._lobby_text(record)
+                + "\n\n"
+                + tr.ngettext(
+                    "The game has started with {count} player. Good digging!",
+                    "The game has started with {count} players. Good digging!",
+                    len(players),
+                    count=len(players),
+                ),
                 (),
             )
         await self._schedule(new, None)
         await self.deliver(new.game_id)
-        return Toast(t(lang, "toast.played"))
+        return Toast(tr.pgettext("toast", "Done!"))
 
     async def _hand_tap(
         self, person: Person, command: Command, chat_id: int, message_id: int | None
     ) -> Toast:
         lang = await self.user_language(person)
+        tr = texts(lang)
         gid = getattr(command, "game", None)
         version = getattr(command, "version", None)
         if not isinstance(gid, str) or not isinstance(version, int):
-            return Toast(t(lang, "toast.forged"), alert=True)
+            return Toast(tr.pgettext("toast", "This button is not valid."), alert=True)
         for _ in range(SAVE_RETRIES):
             record = await self.store.load(gid)
             if record is None or record.state is None:
-                return Toast(t(lang, "toast.game_gone"))
+                return Toast(tr.pgettext("toast", "This game no longer exists."))
             state = record.state
             if person.user_id not in state.players or chat_id != person.user_id:
-                return Toast(t(lang, "toast.foreign"), alert=True)
+                return Toast(tr.pgettext("toast", "These buttons are not yours."), alert=True)
             if record.status is Status.CANCELLED:
-                return Toast(t(lang, "toast.cancelled"))
+                return Toast(tr.pgettext("toast", "This game was cancelled."))
             if state.phase is Phase.OVER:
-                return Toast(t(lang, "toast.game_over"))
+                return Toast(tr.pgettext("toast", "This game is over."))
             if version > state.version:
-                return Toast(t(lang, "toast.forged"), alert=True)
+                return Toast(tr.pgettext("toast", "This button is not valid."), alert=True)
             if person.user_id in record.automatic:
                 # Any tap of a player the game plays for brings them back (turn.auto_on says so).
                 back = dataclasses.replace(
@@ -677,7 +783,7 @@ class GameService:
                 back = dataclasses.replace(back, rev=record.rev + 1)
                 await self._schedule(back, state.version)
                 await self._refresh_private(back, person.user_id, new_message=False)
-                return Toast(t(lang, "turn.auto_off"))
+                return Toast(tr.pgettext("toast", "Welcome back: you play your own turns again."))
             seat = menus.Seat(gid, state, person.user_id, presenter.names_of(record), lang)
             out_of_turn = not isinstance(command, ShowHand | Back) and not seat.is_turn
             if version != state.version:
@@ -686,27 +792,40 @@ class GameService:
                 )
                 if not out_of_turn:
                     # Version v is drawn before the game's move v + 1: count turns from 1.
-                    return Toast(t(lang, "toast.stale", old=version + 1))
+                    return Toast(
+                        tr.pgettext(
+                            "toast",
+                            "This hand is from turn {old}; here is your current hand.",
+                            old=version + 1,
+                        )
+                    )
             if out_of_turn:
                 player = current_player(state)
                 names = presenter.names_of(record)
                 name = names.get(player, "?") if player is not None else "?"
-                return Toast(t(lang, "toast.not_your_turn", name=name))
+                return Toast(
+                    tr.pgettext("toast", "It is not your turn: {name} is playing.", name=name)
+                )
             outcome = menus.respond(seat, command)
             if isinstance(outcome, menus.Refusal):
-                return Toast(t(lang, outcome.key, **dict(outcome.params)), alert=True)
+                return Toast(outcome.text, alert=True)
             if isinstance(outcome, menus.Screen):
                 await self._show(record, person.user_id, outcome, tapped=message_id)
                 return Toast("")
             try:
                 transition = apply(state, person.user_id, outcome.action)
             except IllegalAction as err:
-                reason = t(lang, f"reason.{err.reason.value}")
-                return Toast(t(lang, "toast.illegal", reason=reason), alert=True)
+                reason = reason_text(tr, err.reason)
+                return Toast(
+                    tr.pgettext("toast", "Not allowed: {reason}", reason=reason),
+                    alert=True,
+                )
             if await self._commit_move(record, transition, person.user_id) is None:
                 continue
-            return Toast(t(lang, "toast.played"))
-        return Toast(t(lang, "toast.busy"))
+            return Toast(tr.pgettext("toast", "Done!"))
+        return Toast(
+            tr.pgettext("toast", "Something else happened at the same moment. Please tap again.")
+        )
 
     # ------------------------------------------------------------ announcing
 
@@ -717,20 +836,20 @@ class GameService:
         lang = record.language
         names = presenter.names_of(record)
         moves = presenter.move_lines(events, names, lang)
-        texts: list[str] = []
+        announcements: list[str] = []
         for i, e in enumerate(events):
             if isinstance(e, RoundEnded):
                 starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
                 next_round = e.result.round + 1 if starter is not None else None
                 text = presenter.round_text(e.result, names, lang, next_round, starter, events)
-                texts.append("\n".join([*moves, "", text]) if moves else text)
+                announcements.append("\n".join([*moves, "", text]) if moves else text)
                 moves = []
         ended = next((e for e in events if isinstance(e, GameEnded)), None)
         if ended is not None:
             moves.append(presenter.game_text(ended, names, lang))
             return owe(
                 record.owed,
-                texts=texts,
+                texts=announcements,
                 lines=moves,
                 board_version=state.version,
                 edits=state.players,
@@ -746,7 +865,7 @@ class GameService:
         }
         return owe(
             record.owed,
-            texts=texts,
+            texts=announcements,
             lines=moves,
             board_version=state.version,
             fresh=fresh,
@@ -951,32 +1070,32 @@ class GameService:
         """/kick: an admin, or a majority of the other players, lets the game play for the
         player it waits for (from now until they act again); the reply, or "" when done."""
         lang = await self.group_language(place.chat_id)
+        tr = texts(lang)
         for _ in range(SAVE_RETRIES):
             record = await self._active(place)
             if record is None or record.state is None or record.status is not Status.PLAYING:
-                return t(lang, "lobby.no_game")
+                return tr.gettext("There is no game here. Open one with /new.")
             state = record.state
             player = current_player(state)
             if player is None:
-                return t(lang, "kick.nobody")
+                return tr.gettext("Nobody is being waited for right now.")
             names = presenter.names_of(record)
             target = presenter.mention(player, names.get(player, str(player)))
             if person.user_id == player:
-                return t(lang, "kick.self")
+                return tr.gettext("You cannot vote about your own turn.")
             if not is_admin:
                 if person.user_id not in state.players:
-                    return t(lang, "kick.not_player")
+                    return tr.gettext("Only players of this game can vote.")
                 if person.user_id in record.kick_votes:
-                    return t(lang, "kick.already")
+                    return tr.gettext("You have already voted.")
                 votes = (*record.kick_votes, person.user_id)
                 needed = (len(state.players) - 1) // 2 + 1
                 if len(votes) < needed:
                     if await self.store.save(
                         dataclasses.replace(record, kick_votes=votes), record.rev
                     ):
-                        return t(
-                            lang,
-                            "kick.voted",
+                        return tr.gettext(
+                            "{name} votes to let the game play for {target} ({votes}/{needed}).",
                             name=presenter.escape_text(person.name),
                             target=target,
                             votes=len(votes),
@@ -985,16 +1104,18 @@ class GameService:
                     continue
             move = clocks.stand_in_move(state, player)
             if move is None:
-                return t(lang, "kick.nobody")
+                return tr.gettext("Nobody is being waited for right now.")
             updated = dataclasses.replace(
                 record, automatic=(*[u for u in record.automatic if u != player], player)
             )
-            text = t(record.language, "kick.done", name=target)
+            text = texts(record.language).gettext(
+                "The game now plays for {name} until they come back.", name=target
+            )
             if await self._commit_move(
                 updated, apply(state, player, move), player, stand_in=True, texts=[text]
             ):
                 return ""
-        return t(lang, "toast.busy")
+        return tr.pgettext("toast", "Something else happened at the same moment. Please tap again.")
 
     async def migrate(self, old_chat: int, new_chat: int) -> None:
         """A group was upgraded to a supergroup: its games follow to the new chat id."""
@@ -1019,8 +1140,14 @@ class GameService:
             for uid in record.player_ids:
                 await self.store.remove_user_game(uid, gid)
                 lang = self._player_language(record, uid)
+                tr = texts(lang)
                 chat = presenter.escape_text(record.title)
-                await self.sender.private_text(uid, t(lang, "game.bot_removed", chat=chat))
+                await self.sender.private_text(
+                    uid,
+                    tr.gettext(
+                        "I was removed from <b>{chat}</b>, so the game there has ended.", chat=chat
+                    ),
+                )
 
     # ------------------------------------------------------------ turn clocks
 
@@ -1039,6 +1166,7 @@ class GameService:
             if state.version != version or player is None:
                 return
             lang = self._player_language(record, player)
+            tr = texts(lang)
             names = presenter.names_of(record)
             if kind is clocks.DeadlineKind.REMIND:
                 left = max(
@@ -1049,9 +1177,8 @@ class GameService:
                 )
                 await self.sender.private_text(
                     player,
-                    t(
-                        lang,
-                        "turn.reminder",
+                    tr.gettext(
+                        "⏰ Your turn in <b>{chat}</b> ends in {time}.",
                         chat=presenter.escape_text(record.title),
                         time=presenter.duration(lang, left),
                     ),
@@ -1061,26 +1188,48 @@ class GameService:
             if move is None:
                 return
             transition = apply(state, player, move)
-            texts: list[str] = []
+            announcements: list[str] = []
             misses = dict(record.misses)
             automatic = list(record.automatic)
             name = presenter.mention(player, names.get(player, str(player)))
             what = ", ".join(
-                presenter.escape_text(card_name(lang, c)) for c in getattr(move, "cards", ())
+                presenter.escape_text(card_name(tr, c)) for c in getattr(move, "cards", ())
             )
-            notes = [(player, t(lang, "turn.timed_out", what=t(lang, "turn.discarded", card=what)))]
+            notes = [
+                (
+                    player,
+                    tr.gettext(
+                        "Time is up: I played for you ({what}).",
+                        what=tr.gettext("discarded {card}", card=what),
+                    ),
+                )
+            ]
             if player not in automatic:
                 misses[player] = misses.get(player, 0) + 1
-                texts.append(t(record.language, "status.away", name=name))
+                announcements.append(
+                    texts(record.language).gettext("{name} did not play in time.", name=name)
+                )
                 if misses[player] >= clocks.MISSES_FOR_AUTO:
                     automatic.append(player)
-                    texts.append(t(record.language, "status.auto", name=name))
-                    notes.append((player, t(lang, "turn.auto_on")))
+                    announcements.append(
+                        texts(record.language).gettext(
+                            "{name} is away; I play for them.", name=name
+                        )
+                    )
+                    notes.append(
+                        (
+                            player,
+                            tr.gettext(
+                                "You missed several turns, so I now play for you. "
+                                "Tap any button to return."
+                            ),
+                        )
+                    )
             updated = dataclasses.replace(
                 record, misses=tuple(sorted(misses.items())), automatic=tuple(automatic)
             )
             if await self._commit_move(
-                updated, transition, player, stand_in=True, texts=texts, notes=notes
+                updated, transition, player, stand_in=True, texts=announcements, notes=notes
             ):
                 return
 
@@ -1152,9 +1301,9 @@ class GameService:
             await self.sender.group_text(
                 record.chat_id,
                 record.thread_id,
-                t(
-                    record.language,
-                    "error.private_blocked",
+                texts(record.language).gettext(
+                    "I could not send {name} their cards. "
+                    "{name}, please open a private chat with me and press Start.",
                     name=presenter.escape_text(names.get(user_id, "?")),
                 ),
             )

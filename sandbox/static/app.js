@@ -785,9 +785,17 @@ async function refresh() {
   const view = await api("GET", "/_sandbox/view");
   if (!ui.view || view.version >= ui.view.version) {
     ui.view = view;
+    fillLanguages(view.languages);
     render();
   }
   return view.version;
+}
+
+// The seat dialog offers the languages the bot has catalogs for, each named in itself.
+function fillLanguages(languages) {
+  const select = document.querySelector("[data-testid=seat-language]");
+  if (select.options.length) return;
+  for (const { code, name } of languages) select.append(el("option", { value: code }, name));
 }
 
 async function live() {

@@ -33,6 +33,7 @@ from emulator import Message, User
 from emulator.model import CallbackQuery
 from emulator.server import SECRET_HEADER, BotApiEmulator
 from engine import GameState, apply
+from tests.catalog import texts
 from tgbot import menus, presenter
 from tgbot.callback import (
     Command,
@@ -49,7 +50,7 @@ from tgbot.callback import (
     ToggleDiscard,
     decode,
 )
-from tgbot.i18n import Language, t
+from tgbot.i18n import Language
 from tgbot.records import GameRecord
 from tgbot.redis_store import RedisStore
 
@@ -57,9 +58,11 @@ from .harness import buttons, free_port
 
 SCRIPT = Path(sys.executable).with_name("saboteur-bot")
 SECRET = "procs-webhook-secret_7"
-EN = Language.EN  # the emulator's users run Telegram in English
-PLAYED = t(EN, "toast.played")
-ERROR_TOAST = t(EN, "toast.error")
+EN = Language("en")  # the emulator's users run Telegram in English
+PLAYED = texts(EN).pgettext("toast", "Done!")
+ERROR_TOAST = texts(EN).pgettext(
+    "toast", "Something went wrong. The game is safe; please try again."
+)
 PICKS = (PickSpot, PickTarget, PickTool, PickGoal)
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from redis.asyncio import Redis
 
 from emulator import RateLimits, User
+from tests.catalog import texts
 from tgbot.callback import ShowHand
 from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO
-from tgbot.i18n import Language, t
+from tgbot.i18n import Language
 from tgbot.service import GameService
 
 from . import driver
@@ -17,7 +18,7 @@ from .games import data_of, live_hand, loaded, reach_confirm, start_game, state_
 from .harness import World, buttons, shown
 
 HOUR = 3600.0
-LANG = Language.KO
+LANG = Language("ko")
 
 
 def service(world: World) -> GameService:
@@ -65,13 +66,17 @@ async def test_a_turn_reminds_then_times_out_then_plays_automatically(world: Wor
     await sweep(world)
     state = await state_of(world, gid)
     assert state.version == version + 1
-    away = t(LANG, "status.away", name=first.first_name)
+    away = texts(LANG).gettext("{name} did not play in time.", name=first.first_name)
     assert away in group_texts(world, chat)
     record = await loaded(world, gid)
     assert dict(record.misses)[first.id] == 1
     assert record.owed.is_empty
     # The absent player's live message says what was played for them.
-    timed_out = t(Language.EN, "turn.timed_out", what="").split("(")[0]  # the player's language
+    timed_out = (
+        texts(Language("en"))
+        .gettext("Time is up: I played for you ({what}).", what="")
+        .split("(")[0]
+    )  # the player's language
     assert timed_out in shown(await live_hand(world, gid, first))
 
     # Everyone stays away: after MISSES_FOR_AUTO misses the first player becomes automatic.
@@ -100,7 +105,9 @@ async def test_a_turn_reminds_then_times_out_then_plays_automatically(world: Wor
     live = await live_hand(world, gid, first)
     (refresh,) = data_of(live, ShowHand)
     text, _ = await world.press(first, live, refresh)
-    assert text == t(Language.EN, "turn.auto_off")
+    assert text == texts(Language("en")).pgettext(
+        "toast", "Welcome back: you play your own turns again."
+    )
     assert first.id not in (await loaded(world, gid)).automatic
     message, confirm = await reach_confirm(world, gid, first)
     await world.press(first, message, confirm)
@@ -130,11 +137,11 @@ async def test_an_admin_kicks_the_awaited_player_and_others_can_vote(world: Worl
     voters = [p for p in players if p != awaited]
     version = (await state_of(world, gid)).version
     await world.say(awaited, chat, "/kick")
-    assert shown(world.last(chat)) == t(LANG, "kick.self")
+    assert shown(world.last(chat)) == texts(LANG).gettext("You cannot vote about your own turn.")
     await world.say(voters[0], chat, "/kick")
     assert "1/3" in shown(world.last(chat))
     await world.say(voters[0], chat, "/kick")
-    assert shown(world.last(chat)) == t(LANG, "kick.already")
+    assert shown(world.last(chat)) == texts(LANG).gettext("You have already voted.")
     await world.say(voters[1], chat, "/kick")
     assert "2/3" in shown(world.last(chat))
     assert (await state_of(world, gid)).version == version
@@ -218,7 +225,11 @@ async def test_a_player_who_blocked_the_bot_is_named_in_the_group(world: World) 
     message, confirm = await reach_confirm(world, gid, mover)
     await world.press(mover, message, confirm)
     assert (await state_of(world, gid)).version == state.version + 1
-    notice = t(LANG, "error.private_blocked", name=blocked.first_name)
+    notice = texts(LANG).gettext(
+        "I could not send {name} their cards. "
+        "{name}, please open a private chat with me and press Start.",
+        name=blocked.first_name,
+    )
     assert notice in group_texts(world, chat)
     assert (await loaded(world, gid)).owed.is_empty
 
@@ -249,10 +260,12 @@ async def test_settings_change_the_time_per_turn_of_a_running_game(world: World)
         d for label, d in buttons(message) if label.endswith(" 1시간") or "1 h" in label
     )
     text, _ = await world.press(players[1], message, one_hour)
-    assert text == t(LANG, "toast.admin_only")
+    assert text == texts(LANG).pgettext(
+        "toast", "Only the game's creator or a group admin can do that."
+    )
     assert (await loaded(world, gid)).lobby.turn_limit_hours == 24
     text, _ = await world.press(players[0], message, one_hour)
-    assert text == t(LANG, "toast.settings_saved")
+    assert text == texts(LANG).pgettext("toast", "Saved.")
     assert (await loaded(world, gid)).lobby.turn_limit_hours == 1
     version = (await state_of(world, gid)).version
     world.clock.advance(HOUR + 1)

@@ -8,6 +8,8 @@ import re
 
 from emulator import Message, User
 from engine import Edition, Role
+from tests.catalog import texts
+from tgbot import presenter
 from tgbot.callback import (
     CancelGame,
     PickCard,
@@ -18,7 +20,9 @@ from tgbot.callback import (
     Variant,
     encode,
 )
-from tgbot.i18n import Language, card_name, edition_name, role_name, t
+from tgbot.i18n import LANGUAGES, Language
+from tgbot.menus import SELECTED
+from tgbot.names import card_name, edition_name, role_name
 from tgbot.records import Status
 from tgbot.service import START_GRACE_SECONDS
 
@@ -27,8 +31,8 @@ from .games import data_of, discard_one, game_id_of, live_hand, loaded, start_ga
 from .games import to_act as player_to_act
 from .harness import World, buttons, shown, url_buttons
 
-EN = Language.EN  # the emulator's users run Telegram in English
-KO = Language.KO  # the bot's default language, so the groups'
+EN = Language("en")  # the emulator's users run Telegram in English
+KO = Language("ko")  # the bot's default language, so the groups'
 
 
 def plain(text: str) -> str:
@@ -79,9 +83,18 @@ async def test_status_says_whose_turn_without_leaking_roles_or_hands(world: Worl
 
     text = shown(await reply(world, players[2], chat, "/status"))
 
-    assert plain(t(KO, "status.turn", round=1, name=current.first_name)) in text
-    secrets = {role_name(lang, r) for lang in Language for r in Role}
-    secrets |= {card_name(lang, c) for lang in Language for hand in state.hands for c in hand}
+    assert (
+        plain(
+            texts(KO).gettext(
+                "Round {round}/3. {name} is playing.", round=1, name=current.first_name
+            )
+        )
+        in text
+    )
+    secrets = {role_name(texts(lang), r) for lang in LANGUAGES for r in Role}
+    secrets |= {
+        card_name(texts(lang), c) for lang in LANGUAGES for hand in state.hands for c in hand
+    }
     assert not any(s in text for s in secrets), text
     assert re.search(r"\d+ ?(gold|금)", text) is None
 
@@ -92,22 +105,22 @@ async def test_status_says_whose_turn_without_leaking_roles_or_hands(world: Worl
 async def test_help_and_rules_answer_in_the_chats_language(world: World) -> None:
     """The group gets Korean (the bot's default), a user's private chat their app's English."""
     (ann, _bob), chat = group_of(world, ("Ann", "Bob"))
-    assert shown(await reply(world, ann, chat, "/help")) == plain(t(KO, "help.text"))
+    assert shown(await reply(world, ann, chat, "/help")) == plain(presenter.help_text(KO))
     await world.say(ann, chat, "/rules")
     base, deluxe = world.bot_messages(chat)[-2:]
     assert (shown(base), shown(deluxe)) == (
-        plain(t(KO, "rules.base")),
-        plain(t(KO, "rules.deluxe")),
+        plain(presenter.rules_texts(KO)[0]),
+        plain(presenter.rules_texts(KO)[1]),
     )
 
     world.state.start_bot(ann.id)
     await world.settle()
-    assert shown(await reply(world, ann, ann.id, "/help")) == plain(t(EN, "help.text"))
+    assert shown(await reply(world, ann, ann.id, "/help")) == plain(presenter.help_text(EN))
     await world.say(ann, ann.id, "/rules")
     base, deluxe = world.bot_messages(ann.id)[-2:]
     assert (shown(base), shown(deluxe)) == (
-        plain(t(EN, "rules.base")),
-        plain(t(EN, "rules.deluxe")),
+        plain(presenter.rules_texts(EN)[0]),
+        plain(presenter.rules_texts(EN)[1]),
     )
 
 
@@ -116,21 +129,38 @@ async def test_lang_in_a_group_switches_the_group_and_its_running_game(world: Wo
     players, chat = group_of(world, ("Ann", "Bob", "Cho"))
     gid = await start_game(world, players, chat)
     chooser = await reply(world, players[1], chat, "/lang")
-    assert shown(chooser) == plain(t(KO, "lang.choose"))
+    assert shown(chooser) == plain(texts(KO).gettext("Choose a language:"))
     (english,) = [d for label, d in buttons(chooser) if d == encode(SetLanguage(EN))]
 
     text, _ = await world.press(players[1], chooser, english)
 
-    assert text == t(EN, "toast.language_set")
-    assert await world.store.group_language(chat) is EN
-    assert shown(await reply(world, players[0], chat, "/help")) == plain(t(EN, "help.text"))
+    assert text == texts(EN).pgettext(
+        "toast", "Language: {language}", language=texts(EN).native_name
+    )
+    assert await world.store.group_language(chat) == EN
+    assert shown(await reply(world, players[0], chat, "/help")) == plain(presenter.help_text(EN))
     current = await player_to_act(world, gid, players)
     status = shown(await reply(world, players[0], chat, "/status"))
-    assert plain(t(EN, "status.turn", round=1, name=current.first_name)) in status
+    assert (
+        plain(
+            texts(EN).gettext(
+                "Round {round}/3. {name} is playing.", round=1, name=current.first_name
+            )
+        )
+        in status
+    )
     await discard_one(world, gid, current)
     board = world.last(chat)
     assert board.content.photo is not None
-    assert plain(t(EN, "board.move_discard", name=current.first_name, count=1)) in shown(board)
+    assert plain(
+        texts(EN).ngettext(
+            "{name} discarded {count} card",
+            "{name} discarded {count} cards",
+            1,
+            name=current.first_name,
+            count=1,
+        )
+    ) in shown(board)
     # Private chats keep each player's own language.
     assert "Your role" in shown(await live_hand(world, gid, players[0]))
 
@@ -141,15 +171,17 @@ async def test_lang_in_private_switches_the_users_texts(world: World) -> None:
     gid = await start_game(world, players, chat)
     ann = players[0]
     chooser = await reply(world, ann, ann.id, "/lang")
-    assert shown(chooser) == plain(t(EN, "lang.choose"))
+    assert shown(chooser) == plain(texts(EN).gettext("Choose a language:"))
 
     text, _ = await world.press(ann, chooser, encode(SetLanguage(KO)))
 
-    assert text == t(KO, "toast.language_set")
-    assert shown(await reply(world, ann, ann.id, "/help")) == plain(t(KO, "help.text"))
+    assert text == texts(KO).pgettext(
+        "toast", "Language: {language}", language=texts(KO).native_name
+    )
+    assert shown(await reply(world, ann, ann.id, "/help")) == plain(presenter.help_text(KO))
     hand = await live_hand(world, gid, ann)
     assert "직업" in shown(hand) and "Your role" not in shown(hand)
-    assert shown(await reply(world, ann, chat, "/help")) == plain(t(KO, "help.text"))
+    assert shown(await reply(world, ann, chat, "/help")) == plain(presenter.help_text(KO))
     assert "Your role" in shown(await live_hand(world, gid, players[1]))
 
 
@@ -163,14 +195,18 @@ async def test_cancel_is_for_the_creator_or_an_admin_and_frees_the_chat(world: W
     gid = game_id_of(lobby)
     before = await world.snapshot(gid)
 
-    assert shown(await reply(world, bob, chat, "/cancel")) == t(KO, "toast.admin_only")
+    assert shown(await reply(world, bob, chat, "/cancel")) == texts(KO).pgettext(
+        "toast", "Only the game's creator or a group admin can do that."
+    )
     assert await world.snapshot(gid) == before
     assert await world.store.active_game(chat, None) == gid
 
     await world.say(ann, chat, "/cancel")
     assert (await loaded(world, gid)).status is Status.CANCELLED
     assert await world.store.active_game(chat, None) is None
-    assert shown(world.state.message(chat, lobby.message_id)) == plain(t(KO, "lobby.cancelled"))
+    assert shown(world.state.message(chat, lobby.message_id)) == plain(
+        texts(KO).gettext("The game was cancelled.")
+    )
     assert not buttons(world.state.message(chat, lobby.message_id))
 
     second = await reply(world, bob, chat, "/new")
@@ -178,12 +214,16 @@ async def test_cancel_is_for_the_creator_or_an_admin_and_frees_the_chat(world: W
     gid2 = game_id_of(second)
     assert gid2 != gid and await world.store.active_game(chat, None) == gid2
     text, _ = await world.press(cho, second, data_of(second, CancelGame)[0])
-    assert text == t(KO, "toast.admin_only")
+    assert text == texts(KO).pgettext(
+        "toast", "Only the game's creator or a group admin can do that."
+    )
     world.state.make_admin(chat, cho.id)
     await world.say(cho, chat, "/cancel")
     assert (await loaded(world, gid2)).status is Status.CANCELLED
     assert await world.store.active_game(chat, None) is None
-    assert shown(world.state.message(chat, second.message_id)) == plain(t(KO, "lobby.cancelled"))
+    assert shown(world.state.message(chat, second.message_id)) == plain(
+        texts(KO).gettext("The game was cancelled.")
+    )
 
 
 async def test_cancel_during_play_removes_the_hands_buttons(world: World) -> None:
@@ -194,17 +234,19 @@ async def test_cancel_during_play_removes_the_hands_buttons(world: World) -> Non
     hand = await live_hand(world, gid, actor)
     card = data_of(hand, PickCard)[0]
 
-    assert shown(await reply(world, players[0], chat, "/cancel")) == plain(t(KO, "lobby.cancelled"))
+    assert shown(await reply(world, players[0], chat, "/cancel")) == plain(
+        texts(KO).gettext("The game was cancelled.")
+    )
 
     assert await world.store.active_game(chat, None) is None
     before = await world.snapshot(gid)
     for p in players:
         live = await live_hand(world, gid, p)
         assert not buttons(live), p.first_name
-        assert t(EN, "lobby.cancelled") in shown(live)
-        assert plain(t(EN, "turn.your_turn")) not in shown(live)
+        assert texts(EN).gettext("The game was cancelled.") in shown(live)
+        assert plain(texts(EN).gettext("<b>Your turn!</b>")) not in shown(live)
     text = (await world.forge(actor, actor.id, hand.message_id, card)).text
-    assert text == t(EN, "toast.cancelled")
+    assert text == texts(EN).pgettext("toast", "This game was cancelled.")
     assert await world.snapshot(gid) == before
     assert data_of(await reply(world, players[1], chat, "/new"), StartGame)
 
@@ -215,11 +257,15 @@ async def test_new_while_a_game_is_active_says_one_is_running(world: World) -> N
     lobby = await open_lobby(world, players, chat)
     gid = game_id_of(lobby)
     before = await world.snapshot(gid)
-    assert shown(await reply(world, players[1], chat, "/new")) == t(KO, "lobby.already_running")
+    assert shown(await reply(world, players[1], chat, "/new")) == texts(KO).gettext(
+        "A game is already running here. /status shows whose turn it is."
+    )
     assert await world.snapshot(gid) == before
     await world.press(players[0], lobby, data_of(lobby, StartGame)[0])
     before = await world.snapshot(gid)
-    assert shown(await reply(world, players[2], chat, "/new")) == t(KO, "lobby.already_running")
+    assert shown(await reply(world, players[2], chat, "/new")) == texts(KO).gettext(
+        "A game is already running here. /status shows whose turn it is."
+    )
     assert await world.snapshot(gid) == before
     assert await world.store.active_game(chat, None) == gid
 
@@ -236,16 +282,20 @@ async def test_start_is_the_creators_until_the_grace_period_ends(world: World) -
     before = await world.snapshot(gid)
 
     text, _ = await world.press(bob, lobby, start)
-    assert text == t(KO, "toast.only_creator", name="Ann")
-    assert shown(await reply(world, bob, chat, "/start")) == t(KO, "toast.only_creator", name="Ann")
+    assert text == texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann")
+    assert shown(await reply(world, bob, chat, "/start")) == texts(KO).pgettext(
+        "toast", "Only {name} can do that for now.", name="Ann"
+    )
     assert await world.snapshot(gid) == before
 
     world.clock.advance(START_GRACE_SECONDS)
     text, _ = await world.press(zed, lobby, start)
-    assert text == t(KO, "toast.not_joined"), "only players may start"
+    assert text == texts(KO).pgettext("toast", "You are not in this game."), (
+        "only players may start"
+    )
     assert await world.snapshot(gid) == before
     text, _ = await world.press(bob, lobby, start)
-    assert text == t(KO, "toast.played")
+    assert text == texts(KO).pgettext("toast", "Done!")
     record = await loaded(world, gid)
     assert record.status is Status.PLAYING and record.state is not None
     assert record.state.players == tuple(p.id for p in (ann, bob, cho))
@@ -256,7 +306,7 @@ async def test_a_creator_who_does_not_play_is_named_and_keeps_the_lobby(world: W
     (ann, bob, cho, dee), chat = group_of(world, ("Ann", "Bob", "Cho", "Dee"))
     await world.say(ann, chat, "/new")
     lobby = world.last(chat)
-    assert plain(t(KO, "lobby.created_by", name="Ann")) in shown(lobby)
+    assert plain(texts(KO).gettext("Opened by {name}", name="Ann")) in shown(lobby)
     ((_, url),) = url_buttons(lobby)
     for p in (bob, cho, dee):
         await world.open(p, url)
@@ -264,9 +314,9 @@ async def test_a_creator_who_does_not_play_is_named_and_keeps_the_lobby(world: W
     gid = game_id_of(lobby)
     (start,) = data_of(lobby, StartGame)
     text, _ = await world.press(bob, lobby, start)
-    assert text == t(KO, "toast.only_creator", name="Ann")
+    assert text == texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann")
     text, _ = await world.press(ann, lobby, start)
-    assert text == t(KO, "toast.played")
+    assert text == texts(KO).pgettext("toast", "Done!")
     state = await state_of(world, gid)
     assert state.players == (bob.id, cho.id, dee.id)
 
@@ -277,7 +327,14 @@ async def test_start_with_too_few_players_says_why(world: World) -> None:
     lobby = await open_lobby(world, [ann, bob], chat)
     gid = game_id_of(lobby)
     before = await world.snapshot(gid)
-    why = t(KO, "toast.not_enough_players", edition=edition_name(KO, Edition.BASE), min=3)
+    why = texts(KO).npgettext(
+        "toast",
+        "{edition} needs at least {min} player.",
+        "{edition} needs at least {min} players.",
+        3,
+        edition=edition_name(texts(KO), Edition.BASE),
+        min=3,
+    )
 
     text, alert = await world.press(ann, lobby, data_of(lobby, StartGame)[0])
 
@@ -295,28 +352,34 @@ async def test_edition_and_variant_switches_change_the_lobby(world: World) -> No
 
     text, _ = await world.press(ann, lobby, deluxe)
 
-    assert text == t(KO, "toast.settings_saved")
+    assert text == texts(KO).pgettext("toast", "Saved.")
     lobby = world.state.message(chat, lobby.message_id)
-    assert plain(t(KO, "lobby.title", edition=edition_name(KO, Edition.DELUXE))) in shown(lobby)
-    marked = t(KO, "button.selected") + " " + edition_name(KO, Edition.DELUXE)
+    assert plain(
+        texts(KO).gettext(
+            "⛏ <b>{edition}</b>: new game", edition=edition_name(texts(KO), Edition.DELUXE)
+        )
+    ) in shown(lobby)
+    marked = SELECTED + " " + edition_name(texts(KO), Edition.DELUXE)
     assert marked in [label for label, _ in buttons(lobby)]
     assert (await loaded(world, gid)).lobby.edition is Edition.DELUXE
     # The old keyboard is out of date now.
     stale = (await world.forge(ann, chat, lobby.message_id, deluxe)).text
-    assert stale == t(KO, "toast.stale_lobby")
+    assert stale == texts(KO).pgettext(
+        "toast", "That button was out of date; the lobby has been updated."
+    )
 
     for variant in (Variant.GOLD_PER_MINER, Variant.GREEDY_DWARF):
         rev = (await loaded(world, gid)).lobby.revision
         data = encode(ToggleVariant(gid, rev, variant))
         text, _ = await world.press(ann, lobby, data)
-        assert text == t(KO, "toast.settings_saved")
+        assert text == texts(KO).pgettext("toast", "Saved.")
         lobby = world.state.message(chat, lobby.message_id)
-        assert t(KO, f"variant.{variant.value}") in shown(lobby)
+        assert texts(KO).marked(presenter.VARIANTS[variant]) in shown(lobby)
     options = (await loaded(world, gid)).lobby.options
     assert options.gold.value == "per_miner" and options.greedy_dwarf
 
     text, _ = await world.press(ann, lobby, data_of(lobby, StartGame)[0])
-    assert text == t(KO, "toast.played")
+    assert text == texts(KO).pgettext("toast", "Done!")
     state = await state_of(world, gid)
     assert state.edition is Edition.DELUXE and len(state.players) == 2
 
@@ -344,7 +407,10 @@ async def test_games_in_forum_topics_stay_in_their_topics(world: World) -> None:
     assert (await reply(world, cho, chat, "/status", thread_id=one)).thread_id == one
     assert (await reply(world, cho, chat, "/board", thread_id=one)).thread_id == one
     busy = await reply(world, bob, chat, "/new", thread_id=one)
-    assert (shown(busy), busy.thread_id) == (t(KO, "lobby.already_running"), one)
+    assert (shown(busy), busy.thread_id) == (
+        texts(KO).gettext("A game is already running here. /status shows whose turn it is."),
+        one,
+    )
 
     second_players = [bob, cho, dee]
     await world.say(bob, chat, "/new", thread_id=two)
@@ -378,5 +444,5 @@ async def start_game_from(world: World, lobby: Message, players: list[User]) -> 
     lobby = world.state.message(lobby.chat_id, lobby.message_id)
     gid = game_id_of(lobby)
     text, _ = await world.press(players[0], lobby, data_of(lobby, StartGame)[0])
-    assert text == t(KO, "toast.played")
+    assert text == texts(KO).pgettext("toast", "Done!")
     return gid

@@ -28,8 +28,8 @@ from emulator import EmulatorState, User, botapi
 from emulator.errors import bad_request
 from emulator.params import Params
 from emulator.server import BotApiEmulator
+from tests.catalog import texts
 from tgbot.callback import LeaveGame, StartGame, decode
-from tgbot.i18n import t
 
 from .harness import buttons, free_port, url_buttons
 from .procs import (
@@ -74,7 +74,7 @@ async def open_game(table: Table, players: list[User], title: str) -> tuple[int,
     (start,) = data_of(lobby, StartGame)
     query = await table.tap(creator, lobby, start)
     record = await loaded(table.store, gid)
-    assert query.text == t(record.language, "toast.played"), query.text
+    assert query.text == texts(record.language).pgettext("toast", "Done!"), query.text
     assert record.state is not None
     return chat, gid
 

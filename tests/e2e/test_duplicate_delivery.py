@@ -12,13 +12,14 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.catalog import texts
 from tgbot.callback import StartGame
-from tgbot.i18n import Language, t
+from tgbot.i18n import Language
 
 from .games import data_of, game_id_of, loaded, reach_confirm, state_of, to_act
 from .harness import World, shown, url_buttons
 
-EN = Language.EN
+EN = Language("en")
 
 
 class Skipped(logging.Handler):
@@ -80,7 +81,7 @@ async def test_each_update_delivered_twice_is_handled_once(world: World, skipped
 
     (start,) = data_of(lobby, StartGame)
     text, _ = await world.press(ann, lobby, start)
-    assert text == t(record.language, "toast.played")
+    assert text == texts(record.language).pgettext("toast", "Done!")
     boards = [m for m in world.bot_messages(chat) if m.content.photo]
     assert len(boards) == 1, "one board post for the start"
     for p in (ann, bob, cho):
@@ -90,7 +91,7 @@ async def test_each_update_delivered_twice_is_handled_once(world: World, skipped
     version = (await state_of(world, gid)).version
     message, confirm = await reach_confirm(world, gid, actor)
     text, _ = await world.press(actor, message, confirm)
-    assert text == t(EN, "toast.played")
+    assert text == texts(EN).pgettext("toast", "Done!")
     assert (await state_of(world, gid)).version == version + 1, "one move"
     posts = [m for m in state.messages(chat, include_deleted=True) if m.content.photo]
     assert len(posts) == 2, "one board post for the move"

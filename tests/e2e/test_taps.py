@@ -7,6 +7,7 @@ afterwards.
 from __future__ import annotations
 
 from emulator import User
+from tests.catalog import texts
 from tgbot.callback import (
     CancelGame,
     ConfirmSpot,
@@ -21,7 +22,7 @@ from tgbot.callback import (
     decode,
     encode,
 )
-from tgbot.i18n import Language, t
+from tgbot.i18n import Language
 
 from .driver import open_lobby
 from .games import (
@@ -37,8 +38,8 @@ from .games import (
 )
 from .harness import World
 
-EN = Language.EN  # the emulator's users run Telegram in English
-KO = Language.KO  # the bot's default language, so the groups'
+EN = Language("en")  # the emulator's users run Telegram in English
+KO = Language("ko")  # the bot's default language, so the groups'
 
 
 async def three_players(world: World) -> tuple[list[User], int, str]:
@@ -67,7 +68,9 @@ async def test_a_stale_button_answers_the_stale_toast_and_refreshes_the_live_mes
 
     text, _ = await world.press(waiting, message, refresh)
 
-    assert text == t(EN, "toast.stale", old=version + 1)  # turns count from 1
+    assert text == texts(EN).pgettext(
+        "toast", "This hand is from turn {old}; here is your current hand.", old=version + 1
+    )  # turns count from 1
     assert await world.snapshot(gid) == before
     live = await live_hand(world, gid, waiting)
     assert live.message_id == message.message_id, "the live message is edited, not replaced"
@@ -89,7 +92,7 @@ async def test_a_tap_out_of_turn_is_refused_and_changes_nothing(world: World) ->
 
     # The card button of the message as it was on the actor's turn.
     text = (await world.forge(actor, actor.id, live.message_id, old_cards[0])).text
-    assert text == t(EN, "toast.not_your_turn", name=name)
+    assert text == texts(EN).pgettext("toast", "It is not your turn: {name} is playing.", name=name)
     assert await world.snapshot(gid) == before
     assert (await live_hand(world, gid, actor)).message_id == live.message_id
 
@@ -100,7 +103,7 @@ async def test_a_tap_out_of_turn_is_refused_and_changes_nothing(world: World) ->
     text = (
         await world.forge(other, other.id, message.message_id, encode(PickCard(gid, version, 0)))
     ).text
-    assert text == t(EN, "toast.not_your_turn", name=name)
+    assert text == texts(EN).pgettext("toast", "It is not your turn: {name} is playing.", name=name)
     assert await world.snapshot(gid) == before
 
 
@@ -113,11 +116,13 @@ async def test_a_strangers_taps_on_the_lobby_and_the_game_change_nothing(world: 
     rev = (await loaded(world, gid)).lobby.revision
     before = await world.snapshot(gid)
     expected = {
-        LeaveGame: t(KO, "toast.not_joined"),
-        StartGame: t(KO, "toast.only_creator", name="Ann"),
-        SetEdition: t(KO, "toast.only_creator", name="Ann"),
-        ToggleVariant: t(KO, "toast.only_creator", name="Ann"),
-        CancelGame: t(KO, "toast.admin_only"),
+        LeaveGame: texts(KO).pgettext("toast", "You are not in this game."),
+        StartGame: texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
+        SetEdition: texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
+        ToggleVariant: texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
+        CancelGame: texts(KO).pgettext(
+            "toast", "Only the game's creator or a group admin can do that."
+        ),
     }
     for kind, toast in expected.items():
         for data in data_of(lobby, kind):
@@ -139,10 +144,13 @@ async def test_a_strangers_taps_on_the_lobby_and_the_game_change_nothing(world: 
     before = await world.snapshot(gid)
     for command in (ShowHand(gid, version), PickCard(gid, version, 0)):
         query = await world.forge(zed, zed.id, own.message_id, encode(command))
-        assert (query.text, query.show_alert) == (t(EN, "toast.foreign"), True)
+        assert (query.text, query.show_alert) == (
+            texts(EN).pgettext("toast", "These buttons are not yours."),
+            True,
+        )
     # A hand button pressed in the group (where hands never are) is not the presser's either.
     text = (await world.forge(ann, chat, lobby.message_id, encode(ShowHand(gid, version)))).text
-    assert text == t(EN, "toast.foreign")
+    assert text == texts(EN).pgettext("toast", "These buttons are not yours.")
     assert await world.snapshot(gid) == before
 
 
@@ -161,22 +169,34 @@ async def test_forged_callbacks_are_answered_and_change_nothing(world: World) ->
     other_v = (await state_of(world, other_gid)).version
 
     forged = {
-        "": t(EN, "toast.forged"),
-        "hello": t(EN, "toast.forged"),
-        "s1:zz:1": t(EN, "toast.forged"),
-        "s2:gh:" + gid + f":{v}": t(EN, "toast.forged"),
-        f"s1:gc:{gid}:{v}:01": t(EN, "toast.forged"),  # not canonical
-        f"s1:gc:{gid}:{v}": t(EN, "toast.forged"),  # a field missing
-        "x" * 300: t(EN, "toast.forged"),
-        encode(PickCard("ZZZZZZZZZZ", v, 0)): t(EN, "toast.game_gone"),
-        encode(PickCard(other_gid, other_v, 0)): t(EN, "toast.foreign"),
-        encode(JoinGame(other_gid, 1)): t(KO, "toast.foreign"),
-        encode(PickCard(gid, v, hand)): t(EN, "toast.forged"),
-        encode(PickCard(gid, v, 9)): t(EN, "toast.forged"),
-        encode(PickSpot(gid, v, 0, 999)): t(EN, "toast.forged"),
-        encode(ConfirmSpot(gid, v, 0, 999)): t(EN, "toast.forged"),
-        encode(ShowHand(gid, 2**31 - 1)): t(EN, "toast.forged"),
-        encode(PickCard(gid, v + 1000, 0)): t(EN, "toast.forged"),
+        "": texts(EN).pgettext("toast", "This button is not valid."),
+        "hello": texts(EN).pgettext("toast", "This button is not valid."),
+        "s1:zz:1": texts(EN).pgettext("toast", "This button is not valid."),
+        "s2:gh:" + gid + f":{v}": texts(EN).pgettext("toast", "This button is not valid."),
+        f"s1:gc:{gid}:{v}:01": texts(EN).pgettext(
+            "toast", "This button is not valid."
+        ),  # not canonical
+        f"s1:gc:{gid}:{v}": texts(EN).pgettext(
+            "toast", "This button is not valid."
+        ),  # a field missing
+        "x" * 300: texts(EN).pgettext("toast", "This button is not valid."),
+        encode(PickCard("ZZZZZZZZZZ", v, 0)): texts(EN).pgettext(
+            "toast", "This game no longer exists."
+        ),
+        encode(PickCard(other_gid, other_v, 0)): texts(EN).pgettext(
+            "toast", "These buttons are not yours."
+        ),
+        encode(JoinGame(other_gid, 1)): texts(KO).pgettext("toast", "These buttons are not yours."),
+        encode(PickCard(gid, v, hand)): texts(EN).pgettext("toast", "This button is not valid."),
+        encode(PickCard(gid, v, 9)): texts(EN).pgettext("toast", "This button is not valid."),
+        encode(PickSpot(gid, v, 0, 999)): texts(EN).pgettext("toast", "This button is not valid."),
+        encode(ConfirmSpot(gid, v, 0, 999)): texts(EN).pgettext(
+            "toast", "This button is not valid."
+        ),
+        encode(ShowHand(gid, 2**31 - 1)): texts(EN).pgettext("toast", "This button is not valid."),
+        encode(PickCard(gid, v + 1000, 0)): texts(EN).pgettext(
+            "toast", "This button is not valid."
+        ),
     }
     before = await world.snapshot(gid)
     other_before = await world.snapshot(other_gid)
@@ -188,7 +208,7 @@ async def test_forged_callbacks_are_answered_and_change_nothing(world: World) ->
     # Lobby commands for this game, pressed under the board in its own group: it has started.
     board = world.last(chat)
     text = (await world.forge(actor, chat, board.message_id, encode(StartGame(gid, 1)))).text
-    assert text == t(KO, "toast.started")
+    assert text == texts(KO).pgettext("toast", "The game is already running.")
     assert await world.snapshot(gid) == before
     assert (await live_hand(world, gid, actor)).message_id == message.message_id
 
@@ -208,9 +228,11 @@ async def test_a_double_tap_on_confirm_makes_one_move(world: World) -> None:
     two = await world.emu.wait_for_answer(second, timeout=20)
     await world.settle()
 
-    assert one.text == t(EN, "toast.played")
+    assert one.text == texts(EN).pgettext("toast", "Done!")
     following = await to_act(world, gid, players)
-    assert two.text == t(EN, "toast.not_your_turn", name=following.first_name)
+    assert two.text == texts(EN).pgettext(
+        "toast", "It is not your turn: {name} is playing.", name=following.first_name
+    )
     state = await state_of(world, gid)
     assert state.version == version + 1, "one move only"
     after = [m for m in world.bot_messages(chat) if m.content.photo]

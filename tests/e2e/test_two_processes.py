@@ -21,8 +21,8 @@ import pytest
 from emulator import EmulatorState, User
 from emulator.server import BotApiEmulator
 from engine import GameState
+from tests.catalog import texts
 from tgbot.callback import LeaveGame, StartGame, decode
-from tgbot.i18n import t
 
 from .harness import buttons, free_port, url_buttons
 from .procs import (
@@ -93,10 +93,12 @@ async def start(table: Table, game: Game) -> None:
         (data,) = data_of(lobby, StartGame)
         query = await table.tap(game.players[0], lobby, data)
         record = await loaded(table.store, game.gid)
-        if query.text != t(record.language, "toast.stale_lobby"):
+        if query.text != texts(record.language).pgettext(
+            "toast", "That button was out of date; the lobby has been updated."
+        ):
             break
         await table.quiet()
-    assert query.text == t(record.language, "toast.played"), query.text
+    assert query.text == texts(record.language).pgettext("toast", "Done!"), query.text
     assert record.state is not None
     game.initial = record.state
 
@@ -175,9 +177,9 @@ async def test_two_processes_share_the_traffic_of_three_games(
             state.press_button(user.id, user.id, message.message_id, confirm) for _ in range(TAPS)
         ]
         answers = await asyncio.gather(*(emu.wait_for_answer(q, timeout=20) for q in ids))
-        texts = [a.text for a in answers]
-        assert texts.count(PLAYED) == 1, texts
-        assert ERROR_TOAST not in texts, texts
+        toasts = [a.text for a in answers]
+        assert toasts.count(PLAYED) == 1, toasts
+        assert ERROR_TOAST not in toasts, toasts
         storm.moves.append(Move(user.id, decode(confirm)))  # type: ignore[arg-type]
         served = {i for i, _ in proxy.forwarded[before:]}
         assert served == {0, 1}, "the taps reached both processes"
@@ -276,7 +278,7 @@ async def test_a_slow_process_does_not_put_an_old_player_list_back_on_the_lobby(
         await start(table, game)
         queries = list(state.callback_queries.values())
         record = await loaded(table.store, game.gid)
-        assert [q.text for q in queries] == [t(record.language, "toast.played")], (
+        assert [q.text for q in queries] == [texts(record.language).pgettext("toast", "Done!")], (
             "Start worked at the first tap"
         )
         assert not c.bots.problems(), "\n".join(c.bots.problems())

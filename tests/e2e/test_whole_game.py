@@ -7,8 +7,10 @@ import re
 import pytest
 
 from engine import Phase, Role
+from tests.catalog import texts
 from tgbot.callback import StartGame, decode
-from tgbot.i18n import Language, role_name, t
+from tgbot.i18n import Language
+from tgbot.names import role_name
 from tgbot.records import Status
 
 from .driver import Driver, open_lobby
@@ -46,19 +48,19 @@ async def test_a_whole_game_played_by_buttons_only(world: World, count: int, see
     assert record is not None and record.status is Status.FINISHED
     state = record.state
     assert state is not None and state.phase is Phase.OVER and len(state.results) == 3
-    lang = Language.KO
+    ko = texts(Language("ko"))
     final = shown(world.last(chat))
-    assert strip(t(lang, "game.over")) in final
+    assert strip(ko.gettext("🏆 <b>Game over!</b>")) in final
     for p, gold in zip(state.players, state.gold, strict=True):
         name = next(u.first_name for u in players if u.id == p)
         assert f"{name}: " in final and f"{gold}" in final
 
     # The group never saw a role before its round ended, nor anyone's gold before the end.
-    texts = everything_shown(world, chat)
-    roles = {role_name(lang, r) for r in (Role.MINER, Role.SABOTEUR)}
-    round_over = [strip(t(lang, "round.over", round=r)) for r in (1, 2, 3)]
-    for text in texts:
-        if any(r in text for r in round_over) or strip(t(lang, "game.over")) in text:
+    shown_texts = everything_shown(world, chat)
+    roles = {role_name(ko, r) for r in (Role.MINER, Role.SABOTEUR)}
+    round_over = [strip(ko.gettext("<b>Round {round} is over!</b>", round=r)) for r in (1, 2, 3)]
+    for text in shown_texts:
+        if any(r in text for r in round_over) or strip(ko.gettext("🏆 <b>Game over!</b>")) in text:
             continue
         if "광부" in text and ("변형 규칙" in text or "금 카드" in text):
             continue  # the lobby names the gold variant "one gold card per miner"
@@ -74,7 +76,7 @@ async def test_a_whole_game_played_by_buttons_only(world: World, count: int, see
                 continue
             rnd = int(match.group(1))
             own = dict(state.results[rnd - 1].roles)[p.id]
-            assert f"직업: {role_name(lang, own)}" in text, (p.first_name, text)
+            assert f"직업: {role_name(ko, own)}" in text, (p.first_name, text)
         assert seat >= 0
     assert driver.taps > driver.turns
 

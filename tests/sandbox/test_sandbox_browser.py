@@ -16,7 +16,9 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
-from tgbot.i18n import Language, t
+from tests.catalog import texts
+from tgbot.i18n import Language
+from tgbot.menus import UNSELECTED
 
 from .running import Running, start_sandbox
 
@@ -32,7 +34,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SEATS = (("민준", Language.KO), ("Alice", Language.EN), ("서연", Language.KO))
+SEATS = (("민준", Language("ko")), ("Alice", Language("en")), ("서연", Language("ko")))
 TURNS = 4
 CARD_LABEL = re.compile(r"^\d+\. ")
 WAIT_MS = 20_000
@@ -74,7 +76,7 @@ def add_seat(page: Page, name: str, language: Language) -> None:
     dialog = page.get_by_test_id("seat-dialog")
     expect(dialog).to_be_visible()
     dialog.get_by_test_id("seat-name").fill(name)
-    dialog.get_by_test_id("seat-language").select_option(language.value)
+    dialog.get_by_test_id("seat-language").select_option(language.code)
     dialog.get_by_test_id("seat-submit").click()
     expect(dialog).to_be_hidden()
     expect(seat_tab(page, name)).to_be_visible()
@@ -136,7 +138,7 @@ def whose_turn(page: Page) -> tuple[str, Language]:
     """The seat whose private hand offers a discard: the one to play."""
     for _ in range(3):
         for name, lang in SEATS:
-            if t(lang, "button.discard") in labels(open_private(page, name)):
+            if texts(lang).pgettext("button", "🗑 Discard") in labels(open_private(page, name)):
                 return name, lang
         page.wait_for_timeout(300)
     raise AssertionError("nobody is offered a move")
@@ -145,7 +147,10 @@ def whose_turn(page: Page) -> tuple[str, Language]:
 def play_turn(page: Page, name: str, lang: Language) -> str:
     """Tap through the hand: the first card with a legal move to its confirm, else a discard."""
     pane = open_private(page, name)
-    confirm, back = t(lang, "button.confirm"), t(lang, "button.back")
+    confirm, back = (
+        texts(lang).pgettext("button", "✅ Confirm"),
+        texts(lang).pgettext("button", "↩️ Back"),
+    )
     cards = [label for label in labels(pane) if CARD_LABEL.match(label)]
     assert cards, f"{name} has cards to play"
     for card in cards:
@@ -160,10 +165,10 @@ def play_turn(page: Page, name: str, lang: Language) -> str:
             tap(page, pane, shown[0])  # a numbered spot, a target, a tool or a goal
         if back in labels(pane):
             tap(page, pane, back)
-    tap(page, pane, t(lang, "button.discard"))
-    toggle = next(x for x in labels(pane) if x.startswith(t(lang, "button.unselected")))
+    tap(page, pane, texts(lang).pgettext("button", "🗑 Discard"))
+    toggle = next(x for x in labels(pane) if x.startswith(UNSELECTED))
     tap(page, pane, toggle)
-    tap(page, pane, t(lang, "button.discard_confirm_one"))
+    tap(page, pane, texts(lang).pgettext("button", "🗑 Discard this card"))
     return "discard"
 
 
@@ -197,9 +202,13 @@ def test_three_seats_play_turns_by_tapping_their_private_keyboards(
 
     creator = SEATS[0][0]
     say_in_group(page, creator, "/new")
-    join_button = page.get_by_test_id("kb-button").filter(has_text=t(Language.KO, "button.join"))
+    join_button = page.get_by_test_id("kb-button").filter(
+        has_text=texts(Language("ko")).pgettext("button", "✋ Join")
+    )
     lobby = group(page).get_by_test_id("message").filter(has=join_button)
-    join = lobby.get_by_test_id("kb-button").filter(has_text=t(Language.KO, "button.join"))
+    join = lobby.get_by_test_id("kb-button").filter(
+        has_text=texts(Language("ko")).pgettext("button", "✋ Join")
+    )
     expect(join).to_have_count(1)
     expect(join).to_have_attribute("data-kind", "url")
 
@@ -212,7 +221,9 @@ def test_three_seats_play_turns_by_tapping_their_private_keyboards(
 
     expect(lobby.locator(".text b").first).to_be_visible()  # the bot's <b>, rendered
     act_as(page, creator)
-    group(page).get_by_test_id("kb-button").filter(has_text=t(Language.KO, "button.start")).click()
+    group(page).get_by_test_id("kb-button").filter(
+        has_text=texts(Language("ko")).pgettext("button", "▶️ Start")
+    ).click()
     settle(page)
     caption = group(page).get_by_test_id("message").last
     expect(caption.locator(".mention[data-user-id]")).to_have_count(1)  # the next player
@@ -223,7 +234,7 @@ def test_three_seats_play_turns_by_tapping_their_private_keyboards(
     for _ in range(TURNS):
         name, lang = whose_turn(page)
         played.append((name, play_turn(page, name, lang)))
-        done = page.get_by_test_id("toast").filter(has_text=t(lang, "toast.played"))
+        done = page.get_by_test_id("toast").filter(has_text=texts(lang).pgettext("toast", "Done!"))
         expect(done.last).to_be_visible()
     assert {name for name, _ in played} == {name for name, _ in SEATS}, played
 
@@ -254,7 +265,7 @@ def test_a_phone_sized_window_shows_one_chat_and_a_switcher(
     page = context.new_page()
     page.goto(sandbox.url)
     expect(page.locator("body")).to_have_attribute("data-layout", "narrow")
-    add_seat(page, "지우", Language.KO)
+    add_seat(page, "지우", Language("ko"))
     switcher = page.get_by_test_id("chat-switcher")
     expect(switcher).to_be_visible()
     expect(switcher.locator("[data-testid=chat-tab][data-chat=group]")).to_be_visible()

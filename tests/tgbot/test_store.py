@@ -15,7 +15,7 @@ from redis.typing import EncodableT, FieldT
 
 from engine import Edition, GoldRule, Options, new_game
 from tgbot.callback import GAME_ID_ALPHABET
-from tgbot.i18n import Language
+from tgbot.i18n import LANGUAGES, Language
 from tgbot.memory_store import MemoryStore
 from tgbot.records import (
     CorruptRecordError,
@@ -33,9 +33,9 @@ from tgbot.store import ChatBusyError, ContentionError, Decision, GameExistsErro
 CHAT = -1001234567890
 T0 = 1_700_000_000
 PLAYERS = (
-    LobbyPlayer(1, "Ann", Language.KO),
-    LobbyPlayer(2, "보라 🐻", Language.KO),
-    LobbyPlayer(3, 'Cy "the <b>" \\ Dwarf', Language.EN),
+    LobbyPlayer(1, "Ann", Language("ko")),
+    LobbyPlayer(2, "보라 🐻", Language("ko")),
+    LobbyPlayer(3, 'Cy "the <b>" \\ Dwarf', Language("en")),
 )
 
 
@@ -46,7 +46,7 @@ def _record(
         "game_id": gid,
         "chat_id": chat,
         "thread_id": thread,
-        "language": Language.KO,
+        "language": Language("ko"),
         "creator_id": 1,
         "created_at": T0,
         "updated_at": T0,
@@ -88,13 +88,13 @@ def test_a_deluxe_lobby_with_variants_round_trips() -> None:
         turn_limit_hours=None,
         players=PLAYERS[:2],
     )
-    record = _record(lobby=lobby, language=Language.EN)
+    record = _record(lobby=lobby, language=Language("en"))
     assert record_from_json(record_to_json(record), rev=1) == replace(record, rev=1)
 
 
 names = st.text(max_size=64)
 players = st.lists(
-    st.builds(LobbyPlayer, st.integers(1, 2**52), names, st.sampled_from(Language)),
+    st.builds(LobbyPlayer, st.integers(1, 2**52), names, st.sampled_from(LANGUAGES)),
     max_size=12,
     unique_by=lambda p: p.user_id,
 )
@@ -235,8 +235,8 @@ async def test_the_store_works_with_decoded_responses(redis_url: str, key_prefix
         assert await store.load(created.game_id) == created
         assert await store.active_game(CHAT, None) == created.game_id
         assert await store.user_games(1) == (created.game_id,)
-        await store.set_user_language(1, Language.EN)
-        assert await store.user_language(1) is Language.EN
+        await store.set_user_language(1, Language("en"))
+        assert await store.user_language(1) == Language("en")
         assert await store.finish(created.game_id, ttl_seconds=60)
     finally:
         await client.delete(*[k async for k in client.scan_iter(match=f"{key_prefix}:*")])
@@ -340,10 +340,10 @@ async def test_delete_removes_the_game_and_its_index_entries(store: Store) -> No
 
 async def test_languages_are_remembered_per_user_and_per_group(store: Store) -> None:
     assert await store.user_language(5) is None
-    await store.set_user_language(5, Language.EN)
-    await store.set_group_language(CHAT, Language.KO)
-    assert await store.user_language(5) is Language.EN
-    assert await store.group_language(CHAT) is Language.KO
+    await store.set_user_language(5, Language("en"))
+    await store.set_group_language(CHAT, Language("ko"))
+    assert await store.user_language(5) == Language("en")
+    assert await store.group_language(CHAT) == Language("ko")
     assert await store.group_language(CHAT + 1) is None
 
 
@@ -352,7 +352,7 @@ async def test_every_key_carries_the_prefix_and_game_keys_a_hash_tag(
 ) -> None:
     store = redis_store
     await store.create(_record())
-    await store.set_user_language(1, Language.EN)
+    await store.set_user_language(1, Language("en"))
     keys = sorted([k.decode() async for k in redis_client.scan_iter(match=f"{key_prefix}:*")])
     assert keys == sorted(
         [
@@ -435,7 +435,7 @@ async def test_sixteen_concurrent_updates_are_all_applied_one_after_another(stor
     def join(user_id: int) -> Callable[[GameRecord | None], Decision[None]]:
         def decide(record: GameRecord | None) -> Decision[None]:
             assert record is not None
-            player = LobbyPlayer(user_id, f"P{user_id}", Language.EN)
+            player = LobbyPlayer(user_id, f"P{user_id}", Language("en"))
             lobby = record.lobby.changed(players=(*record.lobby.players, player))
             return Decision(None, replace(record, lobby=lobby))
 

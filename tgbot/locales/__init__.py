@@ -1,1 +1,0 @@
-"""Message catalogs, one module per language, each a flat dict from key to template."""
