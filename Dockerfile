@@ -11,6 +11,7 @@ COPY engine ./engine
 COPY render ./render
 COPY tgbot ./tgbot
 COPY emulator ./emulator
+COPY sandbox ./sandbox
 RUN pip install --no-cache-dir .
 
 RUN useradd --create-home --uid 10001 bot
