@@ -36,7 +36,8 @@ hash=$(sha256sum pyproject.toml | cut -c1-16)
 if [ ! -e ".venv/.installed-$hash-test" ] && [ ! -e ".venv/.installed-$hash-$mode" ]; then
   .venv/bin/python -m pip install -q --upgrade pip==26.3
   if [ "$mode" = test ]; then extras='.[dev]'; else extras='.'; fi
-  .venv/bin/python -m pip install -q -e "$extras"
+  # (the warnings are setuptools talking about editable installs, not about this project)
+  PYTHONWARNINGS=ignore .venv/bin/python -m pip install -q -e "$extras"
   rm -f .venv/.installed-*
   touch ".venv/.installed-$hash-$mode"
 fi
