@@ -1,4 +1,4 @@
-"""Scenario tests of Saboteur Deluxe, one rule of RULES.md §3 and §4 per test."""
+"""Saboteur Deluxe scenario tests; each carries the ids of the rules it checks (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -89,14 +89,14 @@ def _paid(events: object) -> dict[int, int]:
     return {e.player: e.nuggets for e in of_type(events, GoldReceived)}  # type: ignore[arg-type]
 
 
-# ---------------------------------------------------------------- §3.1 roles
+# ---------------------------------------------------------------- roles
 
 ROLE_COUNTS = Counter({BLUE: 4, GREEN: 4, BOSS: 1, PROF: 1, GEO: 2, SAB: 3})
 
 
+@pytest.mark.rule("deluxe.roles.deal", "privacy.roles")
 @pytest.mark.parametrize("n", range(2, 13))
 def test_deluxe_deals_one_of_15_roles_to_each_player_and_sets_the_rest_aside(n):
-    # RULES.md §3.1: 15 cards, one dealt to each of 2-12 players, the rest set aside face down.
     state = deluxe_game(n, seed=n)
     assert len(state.roles) == n
     assert len(state.spare_roles) == 15 - n
@@ -104,25 +104,26 @@ def test_deluxe_deals_one_of_15_roles_to_each_player_and_sets_the_rest_aside(n):
     assert all(not hasattr(s, "role") for s in public_view(state).seats)
 
 
+@pytest.mark.rule("deluxe.setup.players")
 @pytest.mark.parametrize("n", [1, 13])
 def test_deluxe_is_for_2_to_12_players(n):
-    # RULES.md: Saboteur Deluxe, 2-12 players.
     with pytest.raises(ValueError):
         new_game(tuple(range(1, n + 1)), edition=Edition.DELUXE, seed=1)
 
 
+@pytest.mark.rule("deluxe.setup.no_gold_cards")
 def test_deluxe_uses_no_gold_cards():
-    # RULES.md §3: base role and gold cards are not used; gold is an integer count.
     state = deluxe_game(5)
     assert state.gold_deck == ()
     assert Role.MINER not in state.roles + state.spare_roles
 
 
-# ---------------------------------------------------------------- §3.2 expansion tunnels
+# ---------------------------------------------------------------- expansion tunnels
 
 
+@pytest.mark.rule("deluxe.cards.tunnels")
 def test_the_expansion_has_30_tunnel_cards_in_the_table_shapes():
-    # RULES.md §3.2 (the crystals are compared as designs: a card and its 180° turn are one).
+    # Crystals are compared as designs: a card and its 180° turn are one.
     table = {
         Card.BRIDGE: (2, ["EW", "NS"]),
         Card.DOUBLE_CURVE: (2, ["ES", "NW"]),
@@ -166,8 +167,8 @@ def test_the_expansion_has_30_tunnel_cards_in_the_table_shapes():
     assert total == 30
 
 
+@pytest.mark.rule("deluxe.place.two_tunnels")
 def test_a_bridge_joins_only_the_tunnel_that_connects():
-    # RULES.md §3.2: bridge: N-S and E-W, two tunnels not joined to each other.
     state = setup(deluxe_game(), board=EMPTY, hands={P1: [Card.BRIDGE]}, turn=P1)
     assert PlaceTunnel(Card.BRIDGE, (1, 0)) in placements(state, P1)
     after = setup(act(state, P1, PlaceTunnel(Card.BRIDGE, (1, 0))), hands={P2: [Card.CROSS]})
@@ -177,8 +178,8 @@ def test_a_bridge_joins_only_the_tunnel_that_connects():
     assert refused(after, P2, PlaceTunnel(Card.CROSS, (1, 1))) is Reason.NOT_CONNECTED
 
 
+@pytest.mark.rule("deluxe.place.two_tunnels")
 def test_a_double_curve_joins_only_the_curve_that_connects():
-    # RULES.md §3.2: double curve: N-W and E-S, two tunnels not joined to each other.
     state = setup(deluxe_game(), board=EMPTY, hands={P1: [Card.DOUBLE_CURVE]}, turn=P1)
     after = setup(
         act(state, P1, PlaceTunnel(Card.DOUBLE_CURVE, (1, 0))),
@@ -189,8 +190,8 @@ def test_a_double_curve_joins_only_the_curve_that_connects():
     assert (2, 0) not in reach and (1, 1) not in reach  # E-S is not joined
 
 
+@pytest.mark.rule("deluxe.place.two_tunnels", "base.place.connected")
 def test_a_bridge_needs_at_least_one_tunnel_connected():
-    # RULES.md §3.2: a bridge or double curve needs one of its tunnels to connect when placed.
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -216,17 +217,18 @@ ES EW EW EW EW EW EW EW .
 """
 
 
+@pytest.mark.rule("deluxe.place.two_tunnels", "base.goal.reach")
 def test_a_bridge_tunnel_that_is_not_connected_reaches_no_goal():
-    # RULES.md §3.2 and §2.3: only the bridge's connected tunnel leads on; its N-S tunnel faces
-    # both goals but is joined to nothing.
+    # Only the E-W tunnel is joined; the N-S one faces both goals but is joined to nothing.
     state = setup(deluxe_game(), board=BETWEEN_GOALS, hands={P1: [Card.BRIDGE]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.BRIDGE, (8, -1)))
     assert of_type(tr.events, GoalRevealed) == []
     assert not any(g.revealed for g in tr.state.goals)
 
 
+@pytest.mark.rule("deluxe.place.two_tunnels", "base.goal.reach")
 def test_a_double_curve_reaches_only_the_goal_on_its_connected_curve():
-    # RULES.md §3.2 and §2.3: N-W is joined to the corridor and reaches the top goal; E-S is not.
+    # N-W is joined to the corridor and reaches the top goal; E-S is not.
     state = setup(deluxe_game(), board=BETWEEN_GOALS, hands={P1: [Card.DOUBLE_CURVE]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.DOUBLE_CURVE, (8, -1)))
     assert [(e.at, e.card) for e in of_type(tr.events, GoalRevealed)] == [((8, -2), Card.COAL_NE)]
@@ -243,8 +245,8 @@ CUT_OFF = """
 """
 
 
+@pytest.mark.rule("deluxe.place.ladder")
 def test_a_ladder_goes_where_its_tunnel_meets_an_open_tunnel_even_if_not_connected():
-    # RULES.md §3.2: placed so that its tunnel meets an open tunnel of a placed card.
     state = setup(deluxe_game(), board=CUT_OFF, hands={P1: [Card.LADDER_E]}, turn=P1)
     offered = {(a.at, a.rotated) for a in placements(state, P1)}
     assert ((2, 0), False) in offered  # its E meets the cut-off straight
@@ -255,8 +257,8 @@ def test_a_ladder_goes_where_its_tunnel_meets_an_open_tunnel_even_if_not_connect
     assert refused(state, P1, PlaceTunnel(Card.LADDER_E, (3, -1))) is Reason.NOT_CONNECTED
 
 
+@pytest.mark.rule("deluxe.place.ladder_root")
 def test_a_ladder_is_joined_to_the_start():
-    # RULES.md §3.2: a ladder counts as joined to the start.
     state = setup(
         deluxe_game(),
         board=CUT_OFF,
@@ -269,8 +271,8 @@ def test_a_ladder_is_joined_to_the_start():
     assert (2, 0) in cells(after, P2)
 
 
+@pytest.mark.rule("deluxe.place.ladder_root", "base.goal.reach")
 def test_a_goal_reached_from_a_ladder_is_revealed():
-    # RULES.md §3.2 and §4.3: a route runs from the start or a ladder.
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -285,8 +287,8 @@ def test_a_goal_reached_from_a_ladder_is_revealed():
     assert of_type(tr.events, RoundEnded)[0].result.finder == P2
 
 
+@pytest.mark.rule("deluxe.place.ladder_root")
 def test_ladders_are_joined_to_the_start_and_to_each_other():
-    # RULES.md §3.2: a ladder counts as joined to the start and to every other ladder.
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -305,8 +307,8 @@ def test_ladders_are_joined_to_the_start_and_to_each_other():
     assert {(2, 0), (1, 2)} <= cells(state, P3)
 
 
+@pytest.mark.rule("deluxe.place.ladder")
 def test_a_ladder_is_never_placed_next_to_a_goal():
-    # RULES.md §3.2: never next to a goal.
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -323,8 +325,8 @@ def test_a_ladder_is_never_placed_next_to_a_goal():
     )
 
 
+@pytest.mark.rule("ruling.rockfall_ladder", "deluxe.base_rules")
 def test_rockfall_may_remove_a_ladder():
-    # RULES.md §5: rockfall on a ladder: yes; what hung on it is cut off.
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -345,11 +347,11 @@ def test_rockfall_may_remove_a_ladder():
     assert (2, 0) not in cells(after, P2)
 
 
-# ---------------------------------------------------------------- §3.3 expansion actions
+# ---------------------------------------------------------------- expansion actions
 
 
+@pytest.mark.rule("deluxe.cards.actions")
 def test_the_expansion_has_20_action_cards_in_the_table_counts():
-    # RULES.md §3.3
     table = {
         Card.THEFT: (Kind.THEFT, 4),
         Card.HANDS_OFF: (Kind.HANDS_OFF, 3),
@@ -366,8 +368,8 @@ def test_the_expansion_has_20_action_cards_in_the_table_counts():
     assert sum(copies for _, copies in table.values()) == 20
 
 
+@pytest.mark.rule("deluxe.action.theft")
 def test_theft_is_put_in_front_of_yourself():
-    # RULES.md §3.3: theft: put in front of yourself.
     state = setup(deluxe_game(), hands={P1: [Card.THEFT]}, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, PlayOnPlayer)]
     assert offered == [PlayOnPlayer(Card.THEFT, P1)]
@@ -376,8 +378,8 @@ def test_theft_is_put_in_front_of_yourself():
     assert public_view(after).seats[0].in_front == (Card.THEFT,)
 
 
+@pytest.mark.rule("deluxe.action.hands_off")
 def test_hands_off_removes_a_theft_card_from_any_player():
-    # RULES.md §3.3: hands off: remove one theft card from in front of any player.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.HANDS_OFF]},
@@ -395,8 +397,8 @@ def test_hands_off_removes_a_theft_card_from_any_player():
     assert of_type(tr.events, GoldStolen) == []
 
 
+@pytest.mark.rule("deluxe.action.swap_hand", "privacy.hands")
 def test_swap_your_hand_swaps_with_another_player_and_only_they_draw():
-    # RULES.md §3.3: swap hands with another player; then only that player draws one card.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HAND, Card.MAP, Card.CROSS], P2: [Card.ROCKFALL, Card.FREE]},
@@ -416,8 +418,8 @@ def test_swap_your_hand_swaps_with_another_player_and_only_they_draw():
     assert current_player(tr.state) == P2
 
 
+@pytest.mark.rule("deluxe.action.inspection", "privacy.inspection")
 def test_inspection_shows_another_players_role_to_the_inspector_only():
-    # RULES.md §3.3 and §5: look secretly at another player's role.
     state = setup(deluxe_game(), hands={P1: [Card.INSPECTION]}, roles=[BLUE, SAB, GREEN, GEO])
     state = setup(state, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, PlayOnPlayer)]
@@ -431,9 +433,8 @@ def test_inspection_shows_another_players_role_to_the_inspector_only():
     assert all(e.audience is not None for e in tr.events if hasattr(e, "role"))
 
 
+@pytest.mark.rule("deluxe.action.swap_hats", "privacy.roles")
 def test_swap_your_hats_gives_a_new_role_from_the_cards_set_aside():
-    # RULES.md §3.3: a chosen player (yourself allowed) discards their role unseen and draws a
-    # new one from the cards set aside; the new role is private to its holder.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HATS]},
@@ -455,8 +456,8 @@ def test_swap_your_hats_gives_a_new_role_from_the_cards_set_aside():
     assert not [a for a in legal_actions(none_left, P1) if isinstance(a, PlayOnPlayer)]
 
 
+@pytest.mark.rule("deluxe.action.trapped")
 def test_trapped_is_put_in_front_of_another_player_and_stops_their_tunnels():
-    # RULES.md §3.3: trapped!: put in front of another player; they cannot place tunnel cards.
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -473,8 +474,8 @@ def test_trapped_is_put_in_front_of_another_player_and_stops_their_tunnels():
     assert legal_actions(after, P2)  # other cards still play
 
 
+@pytest.mark.rule("deluxe.action.free")
 def test_free_at_last_removes_a_trapped_card_from_any_player():
-    # RULES.md §3.3: free at last!: remove one trapped! card from in front of any player.
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -491,8 +492,8 @@ def test_free_at_last_removes_a_trapped_card_from_any_player():
     assert placements(setup(after, turn=P1), P1)
 
 
+@pytest.mark.rule("deluxe.action.one_of_a_kind", "deluxe.base_rules")
 def test_no_player_has_two_action_cards_of_the_same_kind_in_front():
-    # RULES.md §3.3: no player can have two action cards of the same kind in front of them.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.THEFT, Card.TRAPPED, Card.BREAK_CART]},
@@ -508,12 +509,12 @@ def test_no_player_has_two_action_cards_of_the_same_kind_in_front():
     assert refused(state, P1, PlayOnPlayer(Card.TRAPPED, P2)) is Reason.ALREADY_IN_FRONT
 
 
-# ---------------------------------------------------------------- §4.1 a round
+# ---------------------------------------------------------------- a round
 
 
+@pytest.mark.rule("deluxe.setup.deck", "privacy.discards")
 @pytest.mark.parametrize("n", [2, 5, 12])
 def test_a_deluxe_round_shuffles_117_cards_removes_10_unseen_and_deals_6_to_each(n):
-    # RULES.md §4.1: all 117 cards, 10 removed unseen, 6 dealt to every player whatever the count.
     state = deluxe_game(n, seed=n)
     assert [len(h) for h in state.hands] == [6] * n
     assert len(state.removed) == 10
@@ -526,8 +527,8 @@ def test_a_deluxe_round_shuffles_117_cards_removes_10_unseen_and_deals_6_to_each
     assert not hasattr(public_view(state), "removed")  # unseen
 
 
+@pytest.mark.rule("deluxe.turn.play")
 def test_placing_a_tunnel_or_playing_an_action_then_draws_one():
-    # RULES.md §4.1: place a tunnel card, or play an action card, then draw 1.
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -541,8 +542,8 @@ def test_placing_a_tunnel_or_playing_an_action_then_draws_one():
     assert len(played.state.hands[0]) == 3 and len(played.state.deck) == 2
 
 
+@pytest.mark.rule("deluxe.turn.clear", "privacy.public")
 def test_discarding_two_cards_removes_a_card_in_front_of_yourself_then_draws_one():
-    # RULES.md §4.1: discard 2 to remove one card lying in front of yourself, then draw only 1.
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -566,8 +567,8 @@ def test_discarding_two_cards_removes_a_card_in_front_of_yourself_then_draws_one
     assert refused(state, P1, bad) is Reason.NOTHING_TO_REMOVE
 
 
+@pytest.mark.rule("deluxe.turn.clear")
 def test_clearing_a_theft_from_in_front_of_yourself_cancels_it():
-    # RULES.md §4.1: discard 2 to remove one card in front of yourself (theft included).
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.ROCKFALL]},
@@ -584,8 +585,8 @@ def test_clearing_a_theft_from_in_front_of_yourself_cancels_it():
     assert of_type(tr.events, GoldStolen) == []
 
 
+@pytest.mark.rule("deluxe.turn.pass", "privacy.discards")
 def test_a_pass_discards_1_to_3_cards_then_draws_as_many():
-    # RULES.md §4.1: pass by discarding 1 to 3 cards, then draw as many.
     hand = [Card.MAP, Card.ROCKFALL, Card.CROSS, Card.THEFT]
     state = setup(
         deluxe_game(),
@@ -605,8 +606,8 @@ def test_a_pass_discards_1_to_3_cards_then_draws_as_many():
     assert refused(state, P1, Discard(tuple(hand))) is Reason.BAD_DISCARD
 
 
+@pytest.mark.rule("deluxe.turn.deck_empty")
 def test_when_the_deck_is_empty_nobody_draws():
-    # RULES.md §4.1: when the deck is empty nobody draws.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.ROCKFALL, Card.CROSS], P2: [Card.MAP]},
@@ -618,8 +619,8 @@ def test_when_the_deck_is_empty_nobody_draws():
     assert of_type(tr.events, CardDrawn) == []
 
 
+@pytest.mark.rule("deluxe.turn.empty_hand")
 def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round():
-    # RULES.md §4.1: a player with an empty hand passes for the rest of the round.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.CROSS], P2: [], P3: [Card.MAP], P4: []},
@@ -634,11 +635,11 @@ def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round():
     assert seen == [P1, P3, P1]
 
 
-# ---------------------------------------------------------------- §4.2 end of round
+# ---------------------------------------------------------------- end of round
 
 
+@pytest.mark.rule("deluxe.end.round", "deluxe.win.saboteurs")
 def test_a_deluxe_round_ends_when_nobody_can_play_any_more_cards():
-    # RULES.md §4.2: the gold is reached, or nobody can play any more cards.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP], P3: [Card.CROSS]},
@@ -655,7 +656,7 @@ def test_a_deluxe_round_ends_when_nobody_can_play_any_more_cards():
     assert [len(h) for h in last.state.hands] == [6] * 4
 
 
-# ---------------------------------------------------------------- §4.3 who wins
+# ---------------------------------------------------------------- who wins
 
 # Two routes from a junction east of the start to the gold: the upper route through the corners
 # {ul} (1,-1) and {ur} (8,-1), the lower one through {ll} (1,1) and {lr} (8,1). The finder lays
@@ -690,6 +691,13 @@ def winners(tr) -> tuple[Side, ...]:
     return of_type(tr.events, RoundEnded)[0].result.winners
 
 
+@pytest.mark.rule(
+    "deluxe.win.routes",
+    "deluxe.win.boss",
+    "deluxe.win.profiteer",
+    "deluxe.payout.table",
+    "deluxe.payout.boss_profiteer",
+)
 @pytest.mark.parametrize(
     ("doors", "finder", "side", "paid"),
     [
@@ -723,15 +731,14 @@ def winners(tr) -> tuple[Side, ...]:
     ],
 )
 def test_the_winning_side_follows_the_doors_on_every_route(doors, finder, side, paid):
-    # RULES.md §4.3: Board Game Arena's algorithm over several routes; §4.4 payout.
     tr = reach_gold(doors, finder)
     assert winners(tr) == (side,)
     assert of_type(tr.events, RoundEnded)[0].result.finder == finder
     assert _paid(tr.events) == paid
 
 
+@pytest.mark.rule("deluxe.win.routes", "deluxe.place.ladder_root")
 def test_a_route_from_a_ladder_counts_for_the_doors():
-    # RULES.md §4.3: a route is a joined tunnel from the start (or a ladder) to the gold.
     # From the start the only way runs through a blue door; from the ladder there is no door.
     board = """
     . . . . . . . . ?%NE
@@ -753,24 +760,25 @@ def test_a_route_from_a_ladder_counts_for_the_doors():
     assert _paid(tr.events) == {P2: 4, P4: 2}
 
 
+@pytest.mark.rule("deluxe.win.saboteurs", "deluxe.win.profiteer", "deluxe.payout.table")
 def test_the_saboteurs_win_when_the_gold_is_not_reached():
-    # RULES.md §4.3: saboteurs win only if the gold is not reached; §4.4 payout.
     state = setup(deluxe_game(6), roles=SIX)
     tr = end_round(state, P6)
     assert winners(tr) == (Side.SABOTEURS,)
     assert _paid(tr.events) == {P5: 4, P4: 2}  # the saboteur and the profiteer: 2 winners
 
 
+@pytest.mark.rule("deluxe.win.saboteurs")
 def test_the_saboteurs_do_not_win_when_the_gold_is_reached():
-    # RULES.md §4.3: saboteurs win only if the gold is not reached.
     tr = reach_gold({}, P2, roles=(BLUE, SAB, SAB, GREEN))
     assert Side.SABOTEURS not in winners(tr)
     assert set(_paid(tr.events)) == {P1, P4}
 
 
-# ---------------------------------------------------------------- §4.4 payout
+# ---------------------------------------------------------------- payout
 
 
+@pytest.mark.rule("deluxe.payout.table")
 @pytest.mark.parametrize(
     ("roles", "each"),
     [
@@ -782,7 +790,6 @@ def test_the_saboteurs_do_not_win_when_the_gold_is_reached():
     ],
 )
 def test_each_winner_gets_5_4_3_2_or_1_by_number_of_winners(roles, each):
-    # RULES.md §4.4: gold each by number of winners (5+ get 1).
     n = len(roles)
     tr = find_gold(deluxe_game(n), P1, roles=roles)
     assert winners(tr) == (Side.BLUE,)
@@ -791,16 +798,16 @@ def test_each_winner_gets_5_4_3_2_or_1_by_number_of_winners(roles, each):
     assert all(tr.state.gold[i] == (each if r is BLUE else 0) for i, r in enumerate(roles))
 
 
+@pytest.mark.rule("deluxe.payout.table", "deluxe.payout.boss_profiteer")
 def test_the_rulebook_example_one_blue_miner_the_boss_and_the_profiteer_get_3_2_1():
-    # RULES.md §4.4: boss one less, profiteer two less (the rulebook's example).
     tr = find_gold(deluxe_game(5), P1, roles=[BLUE, GREEN, BOSS, PROF, SAB])
     assert winners(tr) == (Side.BLUE,)
     assert _paid(tr.events) == {P1: 3, P3: 2, P4: 1}
     assert tr.state.gold == (3, 0, 2, 1, 0)
 
 
+@pytest.mark.rule("deluxe.payout.boss_profiteer")
 def test_the_boss_and_profiteer_shares_never_go_below_zero():
-    # RULES.md §4.4: never below 0.
     roles = [BLUE, BLUE, BLUE, BLUE, BOSS, PROF, GREEN]
     tr = find_gold(deluxe_game(7), P1, roles=roles)
     assert winners(tr) == (Side.BLUE,)
@@ -808,8 +815,8 @@ def test_the_boss_and_profiteer_shares_never_go_below_zero():
     assert min(tr.state.gold) == 0
 
 
+@pytest.mark.rule("deluxe.payout.trapped")
 def test_trapped_players_are_not_winners():
-    # RULES.md §3.3 and §4.4: trapped players are not winners and get no gold.
     roles = [BLUE, BLUE, GREEN, SAB]
     tr = find_gold(deluxe_game(4), P1, roles=roles, in_front={P2: [Card.TRAPPED]})
     assert winners(tr) == (Side.BLUE,)
@@ -826,8 +833,8 @@ CRYSTALS = """
 """
 
 
+@pytest.mark.rule("deluxe.payout.geologists")
 def test_geologists_share_the_crystals_in_the_maze_rounded_down():
-    # RULES.md §4.4: crystals visible in the whole maze, split between geologists, rounded down.
     state = setup(deluxe_game(5), board=CRYSTALS, roles=[GEO, BLUE, GEO, GREEN, SAB])
     assert public_view(state).crystals == 5
     tr = end_round(state, P2)
@@ -836,8 +843,8 @@ def test_geologists_share_the_crystals_in_the_maze_rounded_down():
     assert tr.state.gold == (2, 0, 2, 0, 5)
 
 
+@pytest.mark.rule("deluxe.win.geologists", "deluxe.payout.geologists")
 def test_geologists_are_never_counted_as_winners():
-    # RULES.md §4.4: geologists are never counted (a lone blue miner still gets 5).
     state = setup(deluxe_game(4), board=CRYSTALS, roles=[GEO, BLUE, GEO, GREEN])
     tr = end_round(state, P2)
     assert _paid(tr.events) == {P1: 2, P3: 2}
@@ -846,8 +853,8 @@ def test_geologists_are_never_counted_as_winners():
     assert _paid(reached.events) == {P2: 5}
 
 
+@pytest.mark.rule("deluxe.payout.trapped", "deluxe.payout.geologists")
 def test_a_trapped_geologist_gets_no_crystals():
-    # RULES.md §3.3: trapped players get no gold, geologists included.
     state = setup(
         deluxe_game(4),
         board=CRYSTALS,
@@ -859,8 +866,8 @@ def test_a_trapped_geologist_gets_no_crystals():
     assert tr.state.gold == (2, 0, 0, 0)
 
 
+@pytest.mark.rule("deluxe.payout.theft")
 def test_a_theft_steals_one_gold_after_the_payout():
-    # RULES.md §3.3 and §4.4: after the payout, steal 1 gold from a player who has some.
     tr = find_gold(
         deluxe_game(4),
         P1,
@@ -876,8 +883,8 @@ def test_a_theft_steals_one_gold_after_the_payout():
     assert kinds.index("GoldStolen") > kinds.index("GoldReceived")
 
 
+@pytest.mark.rule("deluxe.payout.theft")
 def test_the_last_theft_played_steals_first():
-    # RULES.md §3.3: the last theft played steals first.
     state = setup(
         deluxe_game(4),
         hands={P1: [Card.THEFT], P2: [Card.THEFT], P3: [Card.MAP]},
@@ -897,8 +904,8 @@ def test_the_last_theft_played_steals_first():
     assert tr.state.gold == (1, 0, 0, 0)
 
 
+@pytest.mark.rule("deluxe.payout.theft")
 def test_a_trapped_thief_steals_nothing():
-    # RULES.md §3.3: no effect if you are trapped.
     tr = find_gold(
         deluxe_game(4),
         P1,
@@ -910,8 +917,8 @@ def test_a_trapped_thief_steals_nothing():
     assert tr.state.gold == (5, 0, 0, 0)
 
 
+@pytest.mark.rule("deluxe.game.rounds")
 def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win():
-    # RULES.md §4.4: three rounds; most gold wins; ties all win.
     state = find_gold(deluxe_game(4), P1, roles=[BLUE, GREEN, GREEN, SAB]).state
     assert (state.round, state.gold) == (2, (5, 0, 0, 0))
     state = find_gold(state, P2, roles=[GREEN, BLUE, GREEN, SAB]).state
@@ -922,8 +929,8 @@ def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win():
     assert over.winners == (P1, P2)
 
 
+@pytest.mark.rule("deluxe.action.swap_hand", "deluxe.turn.empty_hand")
 def test_swap_your_hand_is_not_offered_with_a_player_whose_hand_is_empty():
-    # RULES.md §4.1: a player with an empty hand passes for the rest of the round.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HAND, Card.MAP], P2: [], P3: [Card.CROSS], P4: [Card.MAP]},
@@ -934,8 +941,8 @@ def test_swap_your_hand_is_not_offered_with_a_player_whose_hand_is_empty():
     assert refused(state, P1, PlayOnPlayer(Card.SWAP_HAND, P2)) is Reason.BAD_TARGET
 
 
+@pytest.mark.rule("deluxe.turn.pass")
 def test_discarded_cards_are_a_set_in_any_order():
-    # RULES.md §4.1: pass by discarding 1 to 3 cards; the order they are named in is irrelevant.
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.CROSS, Card.ROCKFALL]},
