@@ -65,9 +65,9 @@ def base_game(n: int = 4, *, seed: int = 7, options: Options = Options()) -> Gam
     return new_game(players(n), edition=Edition.BASE, seed=seed, options=options)
 
 
-def deluxe_game(n: int = 4, *, seed: int = 7) -> GameState:
+def deluxe_game(n: int = 4, *, seed: int = 7, options: Options = Options()) -> GameState:
     """A freshly dealt Saboteur Deluxe game for n players."""
-    return new_game(players(n), edition=Edition.DELUXE, seed=seed)
+    return new_game(players(n), edition=Edition.DELUXE, seed=seed, options=options)
 
 
 def seat(state: GameState, player: PlayerId) -> int:

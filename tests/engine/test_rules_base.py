@@ -36,6 +36,7 @@ from engine import (
     to_json,
 )
 from engine.events import (
+    ActionPlayed,
     CardDrawn,
     CardsDiscarded,
     GameEnded,
@@ -832,6 +833,27 @@ def test_one_placement_can_reach_two_goals_and_both_are_revealed():
     assert ended.result.winners == (Side.MINERS,)
 
 
+@pytest.mark.rule("base.goal.several", "base.goal.reach")
+def test_a_coal_goal_turned_up_leads_on_to_the_goal_behind_it_in_the_same_move() -> None:
+    # The coal turns to S-W to fit the corridor and the straight below it, which runs on to the
+    # gold.
+    board = """
+    . . . . . . . . ?%NW
+    . . . . . . . . .
+    @ EW EW EW EW EW EW . ?%NE
+    . . . . . . . . NS
+    . . . . . . . . ?$
+    """
+    state = setup(
+        base_game(), board=board, roles=[M, M, S, M], hands={P1: [Card.STRAIGHT_EW]}, turn=P1
+    )
+    tr = apply(state, P1, LAST_STEP)
+    revealed = [(e.at, e.card, e.rotated) for e in of_type(tr.events, GoalRevealed)]
+    assert revealed == [((8, 0), Card.COAL_NE, True), ((8, 2), Card.GOLD, False)]
+    (ended,) = of_type(tr.events, RoundEnded)
+    assert (ended.result.winners, ended.result.finder) == ((Side.MINERS,), P1)
+
+
 @pytest.mark.rule("ruling.coal_route")
 def test_a_route_passes_through_a_revealed_coal_goal():
     board = """
@@ -955,6 +977,20 @@ def test_greedy_dwarf_variant_pays_no_miner_with_a_broken_tool():
     tr = find_gold(state, P3)
     assert _paid(tr.events) == {P3: [3, 2, 1], P4: [3, 1]}
     assert tr.state.gold[0] == 0
+
+
+@pytest.mark.rule("variant.gold_per_miner", "variant.greedy_dwarf")
+def test_with_both_variants_one_gold_card_is_drawn_per_miner_who_is_paid() -> None:
+    both = Options(gold=GoldRule.PER_MINER, greedy_dwarf=True)
+    state = setup(
+        base_game(5, options=both),
+        roles=[M, S, M, M, S],
+        gold_deck=[1, 1, 2, 3],
+        in_front={P1: [Card.BREAK_LANTERN]},
+    )
+    tr = find_gold(state, P3)
+    assert _paid(tr.events) == {P3: [3], P4: [2]}
+    assert tr.state.gold_deck == (1, 1)
 
 
 @pytest.mark.rule("base.payout.saboteurs")
@@ -1172,6 +1208,27 @@ def test_who_sees_what_during_play():
     for name in ("roles", "hands", "gold", "deck", "spare_roles"):
         assert not hasattr(view, name)
     assert [s.hand_size for s in view.seats] == [len(h) for h in tr.state.hands]
+
+
+@pytest.mark.rule("privacy.public")
+def test_the_group_sees_each_action_card_and_at_whom_it_is_played() -> None:
+    state = setup(
+        base_game(),
+        hands={P1: [Card.REPAIR_PICKAXE_CART], P2: [Card.BREAK_LANTERN]},
+        in_front={P3: [Card.BREAK_CART]},
+        turn=P1,
+    )
+    tr = apply(state, P1, PlayOnPlayer(Card.REPAIR_PICKAXE_CART, P3, Tool.CART))
+    (played,) = of_type(tr.events, ActionPlayed)
+    assert (played.player, played.card, played.target, played.tool, played.audience) == (
+        P1,
+        Card.REPAIR_PICKAXE_CART,
+        P3,
+        Tool.CART,
+        None,
+    )
+    broken = act(tr.state, P2, PlayOnPlayer(Card.BREAK_LANTERN, P4))
+    assert [s.in_front for s in public_view(broken).seats] == [(), (), (), (Card.BREAK_LANTERN,)]
 
 
 def _mask(edges):

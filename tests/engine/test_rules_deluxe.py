@@ -13,7 +13,9 @@ from engine import (
     Discard,
     Door,
     Edition,
+    GoldRule,
     Kind,
+    Options,
     PlaceTunnel,
     PlayOnPlayer,
     Reason,
@@ -44,6 +46,7 @@ from engine.events import (
 
 from .scenario import (
     EMPTY,
+    LAST_STEP,
     act,
     cells,
     deluxe_game,
@@ -323,6 +326,32 @@ def test_a_ladder_is_never_placed_next_to_a_goal():
     assert refused(state, P1, PlaceTunnel(Card.LADDER_E, (7, 0), rotated=True)) is (
         Reason.NEXT_TO_GOAL
     )
+
+
+@pytest.mark.rule("deluxe.place.doors")
+def test_a_door_never_stops_digging_or_reaching_the_gold() -> None:
+    # A green miner digs on past a blue door and reaches the gold through it; the door only
+    # decides the winners.
+    board = """
+    . . . . . . . . ?%NE
+    . . . . . . . . .
+    @ EW EW BEW {rest} ?$
+    . . . . . . . . .
+    . . . . . . . . ?%NW
+    """
+    state = setup(
+        deluxe_game(),
+        board=board.format(rest=". . . ."),
+        roles=[GREEN, BLUE, BLUE, SAB],
+        hands={P1: [Card.STRAIGHT_EW]},
+        turn=P1,
+    )
+    assert (4, 0) in cells(state, P1)
+    tr = apply(setup(state, board=board.format(rest="EW EW EW .")), P1, LAST_STEP)
+    (rev,) = of_type(tr.events, GoalRevealed)
+    assert (rev.at, rev.card) == ((8, 0), Card.GOLD)
+    assert of_type(tr.events, RoundEnded)[0].result.finder == P1
+    assert winners(tr) == (Side.BLUE,)
 
 
 @pytest.mark.rule("ruling.rockfall_ladder", "deluxe.base_rules")
@@ -917,6 +946,49 @@ def test_a_trapped_thief_steals_nothing():
     assert tr.state.gold == (5, 0, 0, 0)
 
 
+@pytest.mark.rule("deluxe.payout.theft")
+@pytest.mark.parametrize(
+    ("thief", "gold", "after"),
+    [
+        (P2, {P1: 6, P3: 5, P4: 5}, (5, 1, 5, 5)),  # the richest, though not the nearest
+        (P2, {P1: 3, P3: 5, P4: 5}, (3, 1, 4, 5)),  # a tie: the first of them after the thief
+        (P3, {P1: 5, P2: 5}, (4, 5, 1, 0)),  # clockwise after the last seat comes the first
+    ],
+)
+def test_a_thief_takes_from_the_richest_other_player_the_first_after_them_on_a_tie(
+    thief: int, gold: dict[int, int], after: tuple[int, ...]
+) -> None:
+    state = setup(
+        deluxe_game(4),
+        roles=[BLUE, BLUE, GREEN, GREEN],
+        in_front={thief: [Card.THEFT]},
+        thefts=[thief],
+        gold=gold,
+    )
+    tr = end_round(state, P1)
+    assert winners(tr) == (Side.SABOTEURS,)
+    assert _paid(tr.events) == {}
+    assert tr.state.gold == after
+
+
+@pytest.mark.rule("privacy.theft")
+def test_only_the_thief_and_the_victim_learn_of_a_theft() -> None:
+    state = setup(
+        deluxe_game(4),
+        roles=[BLUE, BLUE, GREEN, GREEN],
+        in_front={P2: [Card.THEFT]},
+        thefts=[P2],
+        gold={P3: 2},
+    )
+    tr = end_round(state, P1)
+    stolen = of_type(tr.events, GoldStolen)
+    assert {(e.thief, e.victim) for e in stolen} == {(P2, P3)}
+    assert {e.audience for e in stolen} == {P2, P3}
+    assert len(stolen) == 2
+    assert player_view(tr.state, P3).gold == 1
+    assert public_view(tr.state).final_gold is None
+
+
 @pytest.mark.rule("deluxe.game.rounds")
 def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win():
     state = find_gold(deluxe_game(4), P1, roles=[BLUE, GREEN, GREEN, SAB]).state
@@ -927,6 +999,17 @@ def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win():
     assert public_view(tr.state).final_gold == ((P1, 5), (P2, 5), (P3, 0), (P4, 0))
     (over,) = of_type(tr.events, GameEnded)
     assert over.winners == (P1, P2)
+
+
+@pytest.mark.rule("variant.base_only")
+def test_the_variants_change_nothing_in_deluxe() -> None:
+    both = Options(gold=GoldRule.PER_MINER, greedy_dwarf=True)
+    roles = [BLUE, BLUE, GREEN, SAB]
+    broken = {P2: [Card.BREAK_CART]}
+    plain = find_gold(deluxe_game(4), P1, roles=roles, in_front=broken)
+    varied = find_gold(deluxe_game(4, options=both), P1, roles=roles, in_front=broken)
+    assert varied.state.options == both
+    assert _paid(varied.events) == _paid(plain.events) == {P1: 4, P2: 4}
 
 
 @pytest.mark.rule("deluxe.action.swap_hand", "deluxe.turn.empty_hand")
