@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
 
 import pytest
 
@@ -11,13 +12,16 @@ from engine import (
     CARDS,
     Card,
     ClearInFront,
+    Coord,
     Discard,
     Edition,
+    GameState,
     GoldRule,
     Kind,
     Options,
     Phase,
     PlaceTunnel,
+    PlayerId,
     PlayOnPlayer,
     Reason,
     Rockfall,
@@ -39,6 +43,7 @@ from engine.events import (
     ActionPlayed,
     CardDrawn,
     CardsDiscarded,
+    Event,
     GameEnded,
     GoalPeeked,
     GoalRevealed,
@@ -52,6 +57,7 @@ from engine.events import (
     RoundStarted,
     TunnelPlaced,
 )
+from engine.model import Goal
 from engine.notation import board_text
 
 from .scenario import (
@@ -67,6 +73,7 @@ from .scenario import (
     players,
     refused,
     setup,
+    to_act,
 )
 
 P1, P2, P3, P4, P5 = players(5)
@@ -82,7 +89,7 @@ COAL_NEXT = """
 """
 
 
-def goal_at(state, at):
+def goal_at(state: GameState, at: Coord) -> Goal:
     return next(g for g in state.goals if g.at == at)
 
 
@@ -90,7 +97,7 @@ def goal_at(state, at):
 
 
 @pytest.mark.rule("base.geometry.orientation")
-def test_a_card_lies_at_0_or_180_degrees_and_180_swaps_n_s_and_e_w():
+def test_a_card_lies_at_0_or_180_degrees_and_180_swaps_n_s_and_e_w() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.T_NES, Card.STRAIGHT_NS]}, turn=P1)
     east = [a for a in placements(state, P1) if a.at == (1, 0)]
     # East of the start the card needs a W edge: only T N-E-S turned (N-S-W) has one; a straight
@@ -103,7 +110,7 @@ def test_a_card_lies_at_0_or_180_degrees_and_180_swaps_n_s_and_e_w():
 
 
 @pytest.mark.rule("base.geometry.symmetric")
-def test_a_symmetric_card_is_offered_in_one_orientation_only():
+def test_a_symmetric_card_is_offered_in_one_orientation_only() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.CROSS, Card.CURVE_NE]}, turn=P1)
     crosses = [a for a in placements(state, P1) if a.card is Card.CROSS]
     assert crosses and all(not a.rotated for a in crosses)
@@ -116,7 +123,7 @@ def test_a_symmetric_card_is_offered_in_one_orientation_only():
 
 
 @pytest.mark.rule("base.cards.dead_ends", "base.place.match")
-def test_a_dead_end_stub_must_match_its_neighbours_like_any_tunnel():
+def test_a_dead_end_stub_must_match_its_neighbours_like_any_tunnel() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.DEAD_N, Card.DEAD_E]}, turn=P1)
     east = {(a.card, a.rotated) for a in placements(state, P1) if a.at == (1, 0)}
     assert east == {(Card.DEAD_E, True)}  # its stub turned to the W meets the start
@@ -124,7 +131,7 @@ def test_a_dead_end_stub_must_match_its_neighbours_like_any_tunnel():
 
 
 @pytest.mark.rule("base.cards.dead_ends")
-def test_nothing_passes_through_a_dead_end():
+def test_nothing_passes_through_a_dead_end() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -138,7 +145,7 @@ def test_nothing_passes_through_a_dead_end():
 
 
 @pytest.mark.rule("base.setup.layout")
-def test_a_round_starts_with_the_start_card_and_three_face_down_goals():
+def test_a_round_starts_with_the_start_card_and_three_face_down_goals() -> None:
     view = public_view(base_game())
     assert [(c.at, c.card, c.rotated) for c in view.board.cards] == [((0, 0), Card.START, False)]
     assert [g.at for g in view.board.goals] == [(8, -2), (8, 0), (8, 2)]
@@ -146,7 +153,7 @@ def test_a_round_starts_with_the_start_card_and_three_face_down_goals():
 
 
 @pytest.mark.rule("base.setup.goals")
-def test_the_goals_are_one_gold_and_two_coal_cards_shuffled():
+def test_the_goals_are_one_gold_and_two_coal_cards_shuffled() -> None:
     spots = set()
     for seed in range(12):
         state = base_game(seed=seed)
@@ -159,7 +166,7 @@ def test_the_goals_are_one_gold_and_two_coal_cards_shuffled():
 
 
 @pytest.mark.rule("base.cards.tunnels")
-def test_the_base_game_has_40_tunnel_cards_in_the_table_counts():
+def test_the_base_game_has_40_tunnel_cards_in_the_table_counts() -> None:
     expected = {
         Card.CROSS: ("NESW", 5),
         Card.T_NES: ("NES", 5),
@@ -179,7 +186,7 @@ def test_the_base_game_has_40_tunnel_cards_in_the_table_counts():
 
 
 @pytest.mark.rule("base.cards.dead_ends")
-def test_the_nine_dead_ends_have_their_stubs_joined_to_nothing():
+def test_the_nine_dead_ends_have_their_stubs_joined_to_nothing() -> None:
     shapes = {
         Card.DEAD_NESW: "NESW",
         Card.DEAD_NES: "NES",
@@ -199,7 +206,7 @@ def test_the_nine_dead_ends_have_their_stubs_joined_to_nothing():
 
 
 @pytest.mark.rule("base.cards.start_goals")
-def test_start_gold_and_coal_cards_have_their_shapes():
+def test_start_gold_and_coal_cards_have_their_shapes() -> None:
     for card, edges in (
         (Card.START, "NESW"),
         (Card.GOLD, "NESW"),
@@ -210,7 +217,7 @@ def test_start_gold_and_coal_cards_have_their_shapes():
 
 
 @pytest.mark.rule("base.setup.deck")
-def test_a_round_shuffles_exactly_the_40_tunnel_and_27_action_cards():
+def test_a_round_shuffles_exactly_the_40_tunnel_and_27_action_cards() -> None:
     state = base_game(5)
     dealt = Counter(state.deck) + Counter(c for h in state.hands for c in h)
     assert sum(dealt.values()) == 67
@@ -222,7 +229,7 @@ def test_a_round_shuffles_exactly_the_40_tunnel_and_27_action_cards():
 
 
 @pytest.mark.rule("base.cards.actions")
-def test_the_base_game_has_27_action_cards_in_the_table_counts():
+def test_the_base_game_has_27_action_cards_in_the_table_counts() -> None:
     expected = {
         Card.BREAK_PICKAXE: (Kind.BREAK, (Tool.PICKAXE,), 3),
         Card.BREAK_LANTERN: (Kind.BREAK, (Tool.LANTERN,), 3),
@@ -245,7 +252,7 @@ def test_the_base_game_has_27_action_cards_in_the_table_counts():
 
 
 @pytest.mark.rule("base.action.break")
-def test_a_broken_tool_can_be_put_in_front_of_any_player_including_yourself():
+def test_a_broken_tool_can_be_put_in_front_of_any_player_including_yourself() -> None:
     state = setup(base_game(), hands={P1: [Card.BREAK_PICKAXE]}, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, PlayOnPlayer)]
     assert offered == [PlayOnPlayer(Card.BREAK_PICKAXE, p) for p in players(4)]
@@ -254,7 +261,7 @@ def test_a_broken_tool_can_be_put_in_front_of_any_player_including_yourself():
 
 
 @pytest.mark.rule("base.action.break_limit")
-def test_a_player_has_at_most_one_broken_card_of_each_tool():
+def test_a_player_has_at_most_one_broken_card_of_each_tool() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.BREAK_PICKAXE, Card.BREAK_LANTERN]},
@@ -270,7 +277,7 @@ def test_a_player_has_at_most_one_broken_card_of_each_tool():
 
 
 @pytest.mark.rule("base.place.broken_tool")
-def test_a_broken_tool_forbids_tunnel_cards_but_not_action_cards():
+def test_a_broken_tool_forbids_tunnel_cards_but_not_action_cards() -> None:
     for tool_card in (Card.BREAK_PICKAXE, Card.BREAK_LANTERN, Card.BREAK_CART):
         state = setup(
             base_game(),
@@ -288,7 +295,7 @@ def test_a_broken_tool_forbids_tunnel_cards_but_not_action_cards():
 
 
 @pytest.mark.rule("base.action.repair")
-def test_a_repair_removes_the_matching_broken_card_from_any_player():
+def test_a_repair_removes_the_matching_broken_card_from_any_player() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.REPAIR_CART]},
@@ -308,7 +315,7 @@ def test_a_repair_removes_the_matching_broken_card_from_any_player():
 
 
 @pytest.mark.rule("base.action.repair")
-def test_a_repair_is_not_offered_when_no_matching_tool_is_broken():
+def test_a_repair_is_not_offered_when_no_matching_tool_is_broken() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.REPAIR_PICKAXE, Card.REPAIR_LANTERN_CART]},
@@ -325,7 +332,7 @@ def test_a_repair_is_not_offered_when_no_matching_tool_is_broken():
 
 
 @pytest.mark.rule("base.action.repair_double")
-def test_a_double_repair_fixes_exactly_one_of_its_two_tools():
+def test_a_double_repair_fixes_exactly_one_of_its_two_tools() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.REPAIR_PICKAXE_LANTERN]},
@@ -342,7 +349,7 @@ def test_a_double_repair_fixes_exactly_one_of_its_two_tools():
 
 
 @pytest.mark.rule("base.action.repair_double")
-def test_a_double_repair_only_fixes_a_tool_that_is_broken():
+def test_a_double_repair_only_fixes_a_tool_that_is_broken() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.REPAIR_PICKAXE_LANTERN]},
@@ -358,7 +365,7 @@ def test_a_double_repair_only_fixes_a_tool_that_is_broken():
 
 
 @pytest.mark.rule("base.action.map", "privacy.map")
-def test_map_shows_a_face_down_goal_to_its_player_only():
+def test_map_shows_a_face_down_goal_to_its_player_only() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.MAP, Card.CROSS]}, turn=P1)
     tr = apply(state, P1, UseMap((8, 0)))
     (used,) = of_type(tr.events, MapUsed)
@@ -378,7 +385,7 @@ def test_map_shows_a_face_down_goal_to_its_player_only():
 
 
 @pytest.mark.rule("base.action.map")
-def test_map_is_offered_for_face_down_goals_only():
+def test_map_is_offered_for_face_down_goals_only() -> None:
     board = """
     . . . . . . . . ?%NW
     . . . . . . . . .
@@ -403,14 +410,14 @@ CORRIDOR = """
 
 
 @pytest.mark.rule("base.action.rockfall")
-def test_rockfall_cannot_remove_the_start_card():
+def test_rockfall_cannot_remove_the_start_card() -> None:
     state = setup(base_game(), board=CORRIDOR, hands={P1: [Card.ROCKFALL]}, turn=P1)
     assert Rockfall((0, 0)) not in legal_actions(state, P1)
     assert refused(state, P1, Rockfall((0, 0))) is Reason.NOTHING_TO_REMOVE
 
 
 @pytest.mark.rule("base.action.rockfall", "ruling.coal_route")
-def test_rockfall_cannot_remove_a_goal_face_down_or_revealed():
+def test_rockfall_cannot_remove_a_goal_face_down_or_revealed() -> None:
     board = """
     . . . . . . . . ?%NW
     . . . . . . . . .
@@ -426,7 +433,7 @@ def test_rockfall_cannot_remove_a_goal_face_down_or_revealed():
 
 
 @pytest.mark.rule("base.action.rockfall", "privacy.public")
-def test_rockfall_removes_one_tunnel_and_cards_cut_off_by_it_stay():
+def test_rockfall_removes_one_tunnel_and_cards_cut_off_by_it_stay() -> None:
     state = setup(base_game(), board=CORRIDOR, hands={P1: [Card.ROCKFALL]}, turn=P1)
     tr = apply(state, P1, Rockfall((1, 0)))
     (fall,) = of_type(tr.events, RockfallPlayed)
@@ -439,7 +446,7 @@ def test_rockfall_removes_one_tunnel_and_cards_cut_off_by_it_stay():
 
 
 @pytest.mark.rule("base.action.rockfall", "base.place.connected")
-def test_after_a_rockfall_a_placement_must_connect_to_the_start_again():
+def test_after_a_rockfall_a_placement_must_connect_to_the_start_again() -> None:
     state = setup(
         base_game(),
         board=CORRIDOR,
@@ -458,7 +465,7 @@ def test_after_a_rockfall_a_placement_must_connect_to_the_start_again():
 
 
 @pytest.mark.rule("base.cards.gold")
-def test_there_are_28_gold_cards_16_ones_8_twos_4_threes():
+def test_there_are_28_gold_cards_16_ones_8_twos_4_threes() -> None:
     assert Counter(base_game().gold_deck) == Counter({1: 16, 2: 8, 3: 4})
 
 
@@ -468,7 +475,7 @@ ROLE_TABLE |= {7: (3, 5, 5), 8: (3, 6, 4), 9: (3, 7, 4), 10: (4, 7, 4)}
 
 @pytest.mark.rule("base.roles.table")
 @pytest.mark.parametrize("n", sorted(ROLE_TABLE))
-def test_roles_are_dealt_from_players_plus_one_cards_with_one_hidden(n):
+def test_roles_are_dealt_from_players_plus_one_cards_with_one_hidden(n: int) -> None:
     saboteurs, miners, _ = ROLE_TABLE[n]
     state = base_game(n, seed=n)
     assert len(state.roles) == n and len(state.spare_roles) == 1
@@ -477,21 +484,21 @@ def test_roles_are_dealt_from_players_plus_one_cards_with_one_hidden(n):
 
 @pytest.mark.rule("base.setup.hand_size", "base.roles.table")
 @pytest.mark.parametrize("n", sorted(ROLE_TABLE))
-def test_hand_size_depends_on_the_player_count(n):
+def test_hand_size_depends_on_the_player_count(n: int) -> None:
     state = base_game(n, seed=n)
     assert [len(h) for h in state.hands] == [ROLE_TABLE[n][2]] * n
     assert len(state.deck) == 67 - n * ROLE_TABLE[n][2]
 
 
 @pytest.mark.rule("base.roles.hidden_card")
-def test_the_real_number_of_saboteurs_can_be_zero_with_3_or_4_players():
+def test_the_real_number_of_saboteurs_can_be_zero_with_3_or_4_players() -> None:
     counts = {base_game(n, seed=seed).roles.count(S) for n in (3, 4) for seed in range(30)}
     assert counts == {0, 1}
 
 
 @pytest.mark.rule("base.setup.players")
 @pytest.mark.parametrize("n", [2, 11])
-def test_the_base_game_is_for_3_to_10_players(n):
+def test_the_base_game_is_for_3_to_10_players(n: int) -> None:
     with pytest.raises(ValueError):
         new_game(players(n), seed=1)
 
@@ -500,7 +507,7 @@ def test_the_base_game_is_for_3_to_10_players(n):
 
 
 @pytest.mark.rule("base.setup.deal", "privacy.roles", "privacy.hands")
-def test_roles_and_hands_are_dealt_secretly():
+def test_roles_and_hands_are_dealt_secretly() -> None:
     tr = end_round(base_game(), P1)
     dealt = of_type(tr.events, RoleDealt) + of_type(tr.events, HandDealt)
     assert len(dealt) == 8
@@ -512,24 +519,24 @@ def test_roles_and_hands_are_dealt_secretly():
 
 
 @pytest.mark.rule("base.turn.first")
-def test_the_first_round_is_started_by_a_random_player():
+def test_the_first_round_is_started_by_a_random_player() -> None:
     starters = {current_player(base_game(seed=seed)) for seed in range(20)}
     assert starters == set(players(4))
 
 
 @pytest.mark.rule("base.turn.order")
-def test_play_goes_clockwise_in_join_order():
+def test_play_goes_clockwise_in_join_order() -> None:
     state = setup(base_game(), turn=P3)
     seen = []
     for _ in range(5):
-        player = current_player(state)
+        player = to_act(state)
         seen.append(player)
         state = act(state, player, Discard((state.hands[state.seat_of(player)][0],)))
     assert seen == [P3, P4, P1, P2, P3]
 
 
 @pytest.mark.rule("base.turn.draw", "privacy.hands")
-def test_a_turn_is_one_card_then_one_draw():
+def test_a_turn_is_one_card_then_one_draw() -> None:
     state = setup(
         base_game(),
         board=EMPTY,
@@ -546,7 +553,7 @@ def test_a_turn_is_one_card_then_one_draw():
 
 
 @pytest.mark.rule("base.turn.discard", "privacy.discards")
-def test_a_player_discards_exactly_one_card_face_down():
+def test_a_player_discards_exactly_one_card_face_down() -> None:
     state = setup(base_game(), hands={P1: [Card.MAP, Card.CROSS]}, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, Discard)]
     assert offered == [Discard((Card.CROSS,)), Discard((Card.MAP,))]
@@ -559,7 +566,7 @@ def test_a_player_discards_exactly_one_card_face_down():
 
 
 @pytest.mark.rule("base.turn.empty_hand", "privacy.public")
-def test_a_player_with_an_empty_hand_passes():
+def test_a_player_with_an_empty_hand_passes() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.MAP], P2: [], P3: [], P4: [Card.MAP]},
@@ -576,7 +583,7 @@ def test_a_player_with_an_empty_hand_passes():
 
 
 @pytest.mark.rule("base.turn.deck_empty")
-def test_when_the_deck_is_empty_nobody_draws_and_players_still_play():
+def test_when_the_deck_is_empty_nobody_draws_and_players_still_play() -> None:
     state = setup(base_game(), hands={P1: [Card.MAP, Card.CROSS], P2: [Card.MAP]}, deck=[], turn=P1)
     tr = apply(state, P1, Discard((Card.MAP,)))
     assert of_type(tr.events, CardDrawn) == []
@@ -589,21 +596,21 @@ def test_when_the_deck_is_empty_nobody_draws_and_players_still_play():
 
 
 @pytest.mark.rule("base.place.empty_cell")
-def test_a_tunnel_goes_in_an_empty_cell():
+def test_a_tunnel_goes_in_an_empty_cell() -> None:
     state = setup(base_game(), board=CORRIDOR, hands={P1: [Card.CROSS]}, turn=P1)
     for at in ((0, 0), (2, 0), (8, 0)):
         assert refused(state, P1, PlaceTunnel(Card.CROSS, at)) is Reason.CELL_TAKEN
 
 
 @pytest.mark.rule("base.place.adjacent")
-def test_a_tunnel_goes_next_to_a_card_already_in_the_maze():
+def test_a_tunnel_goes_next_to_a_card_already_in_the_maze() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.CROSS]}, turn=P1)
     assert cells(state, P1) == {(1, 0), (-1, 0), (0, 1), (0, -1)}
     assert refused(state, P1, PlaceTunnel(Card.CROSS, (3, 3))) is Reason.NOT_CONNECTED
 
 
 @pytest.mark.rule("base.place.match")
-def test_every_side_matches_every_placed_neighbour():
+def test_every_side_matches_every_placed_neighbour() -> None:
     board = """
     . . . . . . . . ?%NE
     . . EW . . . . . .
@@ -621,7 +628,7 @@ def test_every_side_matches_every_placed_neighbour():
 
 
 @pytest.mark.rule("base.place.connected")
-def test_a_placement_must_connect_to_the_start():
+def test_a_placement_must_connect_to_the_start() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -635,7 +642,7 @@ def test_a_placement_must_connect_to_the_start():
 
 
 @pytest.mark.rule("base.place.connected", "base.cards.dead_ends")
-def test_a_dead_end_stub_connects_the_new_card_but_leads_nowhere():
+def test_a_dead_end_stub_connects_the_new_card_but_leads_nowhere() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -650,7 +657,7 @@ def test_a_dead_end_stub_connects_the_new_card_but_leads_nowhere():
 
 
 @pytest.mark.rule("base.place.hidden_goal")
-def test_a_face_down_goal_imposes_no_edge_constraint():
+def test_a_face_down_goal_imposes_no_edge_constraint() -> None:
     board = """
     . . . . . . . . ?%NE
     ES EW EW EW EW EW EW EW .
@@ -666,7 +673,7 @@ def test_a_face_down_goal_imposes_no_edge_constraint():
 
 
 @pytest.mark.rule("base.place.hidden_goal")
-def test_a_face_down_goal_does_not_connect_the_cards_beyond_it():
+def test_a_face_down_goal_does_not_connect_the_cards_beyond_it() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -683,7 +690,7 @@ def test_a_face_down_goal_does_not_connect_the_cards_beyond_it():
 
 
 @pytest.mark.rule("base.goal.reach", "base.goal.gold")
-def test_reaching_the_gold_reveals_it_and_the_miners_win_at_once():
+def test_reaching_the_gold_reveals_it_and_the_miners_win_at_once() -> None:
     state = setup(base_game(), roles=[M, M, S, M])
     tr = find_gold(state, P2)
     (rev,) = of_type(tr.events, GoalRevealed)
@@ -696,7 +703,7 @@ def test_reaching_the_gold_reveals_it_and_the_miners_win_at_once():
 
 
 @pytest.mark.rule("base.goal.coal")
-def test_reaching_a_coal_goal_reveals_it_and_play_continues():
+def test_reaching_a_coal_goal_reveals_it_and_play_continues() -> None:
     state = setup(base_game(), board=COAL_NEXT, hands={P1: [Card.STRAIGHT_EW]}, turn=P1)
     tr = apply(state, P1, LAST_STEP)
     (rev,) = of_type(tr.events, GoalRevealed)
@@ -714,7 +721,7 @@ def test_reaching_a_coal_goal_reveals_it_and_play_continues():
     ("coal", "rotated"),
     [("?%NE", True), ("?%NW", False)],
 )
-def test_a_revealed_coal_goal_turns_to_match_the_card_just_played(coal, rotated):
+def test_a_revealed_coal_goal_turns_to_match_the_card_just_played(coal: str, rotated: bool) -> None:
     # From the W: the N-E curve turns to S-W; the N-W curve already opens to the W.
     board = f"""
     . . . . . . . . ?$
@@ -757,8 +764,8 @@ ES EW EW EW EW EW EW EW .
     ],
 )
 def test_a_coal_goal_matching_no_orientation_stays_turned_to_the_card_just_played(
-    board, action, rotated
-):
+    board: str, action: PlaceTunnel, rotated: bool
+) -> None:
     state = setup(base_game(), board=board, hands={P1: [Card.STRAIGHT_EW, Card.CURVE_NE]}, turn=P1)
     tr = apply(state, P1, action)
     (rev,) = of_type(tr.events, GoalRevealed)
@@ -767,7 +774,7 @@ def test_a_coal_goal_matching_no_orientation_stays_turned_to_the_card_just_playe
 
 
 @pytest.mark.rule("ruling.coal_orientation")
-def test_a_coal_goal_reached_by_a_rejoined_section_lies_to_match_its_neighbours():
+def test_a_coal_goal_reached_by_a_rejoined_section_lies_to_match_its_neighbours() -> None:
     # The card just placed is not next to the goal: the neighbours decide.
     board = """
     . . . . . . . . ?$
@@ -783,7 +790,7 @@ def test_a_coal_goal_reached_by_a_rejoined_section_lies_to_match_its_neighbours(
 
 
 @pytest.mark.rule("ruling.coal_orientation", "ruling.coal_mismatch")
-def test_a_coal_goal_with_nothing_to_choose_between_its_orientations_lies_at_0_degrees():
+def test_a_coal_goal_with_nothing_to_choose_between_its_orientations_lies_at_0_degrees() -> None:
     # Not next to the card just placed and fitting neither way: 0°, which turns rock to
     # the corridor that reached it.
     board = """
@@ -800,7 +807,7 @@ def test_a_coal_goal_with_nothing_to_choose_between_its_orientations_lies_at_0_d
 
 
 @pytest.mark.rule("base.goal.reach")
-def test_a_cut_off_section_joined_again_reveals_the_gold_it_reaches():
+def test_a_cut_off_section_joined_again_reveals_the_gold_it_reaches() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -817,7 +824,7 @@ def test_a_cut_off_section_joined_again_reveals_the_gold_it_reaches():
 
 
 @pytest.mark.rule("base.goal.several")
-def test_one_placement_can_reach_two_goals_and_both_are_revealed():
+def test_one_placement_can_reach_two_goals_and_both_are_revealed() -> None:
     board = """
     . . . . . . . . ?%NE
     ES EW EW EW EW EW EW EW .
@@ -855,7 +862,7 @@ def test_a_coal_goal_turned_up_leads_on_to_the_goal_behind_it_in_the_same_move()
 
 
 @pytest.mark.rule("ruling.coal_route")
-def test_a_route_passes_through_a_revealed_coal_goal():
+def test_a_route_passes_through_a_revealed_coal_goal() -> None:
     board = """
     . . . . . . . . ?%NW
     . . . . . . . . .
@@ -872,7 +879,7 @@ def test_a_route_passes_through_a_revealed_coal_goal():
 
 
 @pytest.mark.rule("ruling.coal_route")
-def test_a_revealed_coal_goal_constrains_its_neighbours():
+def test_a_revealed_coal_goal_constrains_its_neighbours() -> None:
     board = """
     . . . . . . . . ?%NW
     . . . . . . . . .
@@ -892,7 +899,7 @@ def test_a_revealed_coal_goal_constrains_its_neighbours():
 
 
 @pytest.mark.rule("base.end.round")
-def test_the_round_ends_when_the_deck_and_every_hand_are_empty():
+def test_the_round_ends_when_the_deck_and_every_hand_are_empty() -> None:
     state = setup(
         base_game(), hands={P1: [Card.MAP], P2: [Card.MAP]}, others_empty=True, deck=[], turn=P1
     )
@@ -906,7 +913,7 @@ def test_the_round_ends_when_the_deck_and_every_hand_are_empty():
 
 
 @pytest.mark.rule("base.end.reveal")
-def test_roles_are_revealed_to_the_group_at_round_end():
+def test_roles_are_revealed_to_the_group_at_round_end() -> None:
     state = setup(base_game(), roles=[S, M, M, M])
     tr = end_round(state, P1)
     (ended,) = of_type(tr.events, RoundEnded)
@@ -915,12 +922,12 @@ def test_roles_are_revealed_to_the_group_at_round_end():
     assert public_view(tr.state).results[-1].roles == ended.result.roles
 
 
-def _paid(events):
+def _paid(events: Iterable[Event]) -> dict[PlayerId, list[int]]:
     return {e.player: sorted(e.cards, reverse=True) for e in of_type(events, GoldReceived)}
 
 
 @pytest.mark.rule("base.payout.miners")
-def test_miners_share_as_many_gold_cards_as_players_finder_first_then_counter_clockwise():
+def test_miners_share_as_many_gold_cards_as_players_finder_first_then_counter_clockwise() -> None:
     state = setup(
         base_game(5),
         roles=[M, S, M, M, S],
@@ -936,7 +943,7 @@ def test_miners_share_as_many_gold_cards_as_players_finder_first_then_counter_cl
 
 
 @pytest.mark.rule("base.payout.miners")
-def test_at_most_9_gold_cards_are_drawn_for_the_miners():
+def test_at_most_9_gold_cards_are_drawn_for_the_miners() -> None:
     state = setup(base_game(10), roles=[M] * 7 + [S] * 3)
     tr = find_gold(state, P1)
     drawn = [c for cards in _paid(tr.events).values() for c in cards]
@@ -946,7 +953,9 @@ def test_at_most_9_gold_cards_are_drawn_for_the_miners():
 
 
 @pytest.mark.rule("base.payout.saboteur_finder")
-def test_when_a_saboteur_reaches_the_gold_the_handout_starts_at_the_first_miner_before_him():
+def test_when_a_saboteur_reaches_the_gold_the_handout_starts_at_the_first_miner_before_him() -> (
+    None
+):
     state = setup(base_game(5), roles=[M, S, M, M, S], gold_deck=[1, 1, 2, 3, 1, 3])
     tr = find_gold(state, P2)
     assert of_type(tr.events, RoundEnded)[0].result.finder == P2
@@ -955,7 +964,7 @@ def test_when_a_saboteur_reaches_the_gold_the_handout_starts_at_the_first_miner_
 
 
 @pytest.mark.rule("variant.gold_per_miner")
-def test_per_miner_variant_draws_one_gold_card_per_miner():
+def test_per_miner_variant_draws_one_gold_card_per_miner() -> None:
     state = setup(
         base_game(5, options=Options(gold=GoldRule.PER_MINER)),
         roles=[M, S, M, M, S],
@@ -967,7 +976,7 @@ def test_per_miner_variant_draws_one_gold_card_per_miner():
 
 
 @pytest.mark.rule("variant.greedy_dwarf")
-def test_greedy_dwarf_variant_pays_no_miner_with_a_broken_tool():
+def test_greedy_dwarf_variant_pays_no_miner_with_a_broken_tool() -> None:
     state = setup(
         base_game(5, options=Options(greedy_dwarf=True)),
         roles=[M, S, M, M, S],
@@ -995,7 +1004,9 @@ def test_with_both_variants_one_gold_card_is_drawn_per_miner_who_is_paid() -> No
 
 @pytest.mark.rule("base.payout.saboteurs")
 @pytest.mark.parametrize(("saboteurs", "share"), [(1, 4), (2, 3), (3, 3), (4, 2)])
-def test_each_saboteur_takes_the_gold_of_the_table_by_saboteur_count(saboteurs, share):
+def test_each_saboteur_takes_the_gold_of_the_table_by_saboteur_count(
+    saboteurs: int, share: int
+) -> None:
     roles = [S] * saboteurs + [M] * (10 - saboteurs)
     last = players(10)[9]
     tr = end_round(setup(base_game(10), roles=roles), last)
@@ -1005,7 +1016,7 @@ def test_each_saboteur_takes_the_gold_of_the_table_by_saboteur_count(saboteurs, 
 
 
 @pytest.mark.rule("base.payout.saboteurs")
-def test_saboteurs_take_the_fewest_cards_that_make_the_exact_amount():
+def test_saboteurs_take_the_fewest_cards_that_make_the_exact_amount() -> None:
     state = setup(base_game(5), roles=[M, S, M, S, M], gold_deck=[1, 1, 1, 2, 3])
     tr = end_round(state, P1)
     assert _paid(tr.events) == {P2: [3], P4: [2, 1]}
@@ -1015,7 +1026,7 @@ def test_saboteurs_take_the_fewest_cards_that_make_the_exact_amount():
 
 
 @pytest.mark.rule("base.payout.saboteurs")
-def test_saboteurs_take_the_largest_amount_below_when_the_exact_one_cannot_be_made():
+def test_saboteurs_take_the_largest_amount_below_when_the_exact_one_cannot_be_made() -> None:
     state = setup(base_game(4), roles=[S, M, M, M], gold_deck=[3, 3, 3])
     tr = end_round(state, P2)
     assert _paid(tr.events) == {P1: [3]}
@@ -1023,7 +1034,7 @@ def test_saboteurs_take_the_largest_amount_below_when_the_exact_one_cannot_be_ma
 
 
 @pytest.mark.rule("base.payout.no_saboteur")
-def test_nobody_is_paid_when_no_one_is_a_saboteur():
+def test_nobody_is_paid_when_no_one_is_a_saboteur() -> None:
     state = setup(base_game(4), roles=[M, M, M, M], spare_roles=[S])
     tr = end_round(state, P2)
     (ended,) = of_type(tr.events, RoundEnded)
@@ -1035,7 +1046,7 @@ def test_nobody_is_paid_when_no_one_is_a_saboteur():
 
 
 @pytest.mark.rule("privacy.gold")
-def test_each_players_gold_is_secret_until_the_game_ends():
+def test_each_players_gold_is_secret_until_the_game_ends() -> None:
     state = setup(base_game(5), roles=[M, S, M, M, S], gold_deck=[1, 1, 1, 1, 3, 2, 3, 1])
     tr = find_gold(state, P3)
     received = of_type(tr.events, GoldReceived)
@@ -1051,7 +1062,7 @@ def test_each_players_gold_is_secret_until_the_game_ends():
 
 
 @pytest.mark.rule("base.game.rounds", "base.game.winner")
-def test_a_game_is_three_rounds_and_gold_is_kept():
+def test_a_game_is_three_rounds_and_gold_is_kept() -> None:
     state = setup(base_game(5), roles=[M, S, M, M, S], gold_deck=[1, 1, 1, 1, 3, 2, 3, 1])
     first = find_gold(state, P3).state
     assert (first.round, first.phase, first.gold) == (2, Phase.PLAYING, (4, 0, 4, 2, 0))
@@ -1072,7 +1083,7 @@ def test_a_game_is_three_rounds_and_gold_is_kept():
 
 
 @pytest.mark.rule("base.cards.gold")
-def test_the_gold_cards_are_shuffled_once_per_game():
+def test_the_gold_cards_are_shuffled_once_per_game() -> None:
     state = setup(base_game(5), roles=[M, S, M, M, S])
     tr = find_gold(state, P3)
     assert tr.state.gold_deck == state.gold_deck[:-5]
@@ -1080,7 +1091,9 @@ def test_the_gold_cards_are_shuffled_once_per_game():
 
 @pytest.mark.rule("base.turn.next_round")
 @pytest.mark.parametrize(("last", "starter"), [(P3, P4), (P4, P1)])
-def test_the_next_round_starts_after_the_player_who_played_the_last_card(last, starter):
+def test_the_next_round_starts_after_the_player_who_played_the_last_card(
+    last: PlayerId, starter: PlayerId
+) -> None:
     tr = end_round(base_game(), last)
     (started,) = of_type(tr.events, RoundStarted)
     assert (started.round, started.starter) == (2, starter)
@@ -1088,13 +1101,13 @@ def test_the_next_round_starts_after_the_player_who_played_the_last_card(last, s
 
 
 @pytest.mark.rule("base.turn.next_round")
-def test_the_next_round_starts_after_the_player_who_reached_the_gold():
+def test_the_next_round_starts_after_the_player_who_reached_the_gold() -> None:
     tr = find_gold(setup(base_game(), roles=[M, M, M, S]), P2)
     assert current_player(tr.state) == P3
 
 
 @pytest.mark.rule("base.game.winner")
-def test_most_nuggets_wins_and_all_tied_players_win():
+def test_most_nuggets_wins_and_all_tied_players_win() -> None:
     state = setup(base_game(), round_no=3, roles=[M] * 4, gold={P1: 5, P2: 2, P3: 5, P4: 4})
     tr = end_round(state, P1)
     (over,) = of_type(tr.events, GameEnded)
@@ -1106,22 +1119,22 @@ def test_most_nuggets_wins_and_all_tied_players_win():
 # ---------------------------------------------------------------- state, views, refusals
 
 
-def test_every_apply_bumps_the_version_by_one():
+def test_every_apply_bumps_the_version_by_one() -> None:
     # Views and buttons name a version: each accepted action makes exactly one.
     state = base_game()
     for _ in range(6):
-        player = current_player(state)
+        player = to_act(state)
         version = state.version
         state = apply(state, player, legal_actions(state, player)[0]).state
         assert state.version == version + 1
         assert public_view(state).version == version + 1
 
 
-def _playout(seed, moves):
+def _playout(seed: int, moves: int) -> tuple[GameState, list[tuple[Event, ...]]]:
     state = base_game(5, seed=seed)
-    trail = []
+    trail: list[tuple[Event, ...]] = []
     for i in range(moves):
-        player = current_player(state)
+        player = to_act(state)
         options = legal_actions(state, player)
         tr = apply(state, player, options[(i * 7) % len(options)])
         trail.append(tr.events)
@@ -1130,7 +1143,7 @@ def _playout(seed, moves):
 
 
 @pytest.mark.rule("base.setup.chance")
-def test_the_same_seed_and_moves_give_the_same_game():
+def test_the_same_seed_and_moves_give_the_same_game() -> None:
     a, events_a = _playout(11, 25)
     b, events_b = _playout(11, 25)
     assert to_json(a) == to_json(b)
@@ -1138,24 +1151,24 @@ def test_the_same_seed_and_moves_give_the_same_game():
     assert to_json(base_game(5, seed=11)) != to_json(base_game(5, seed=12))
 
 
-def test_the_state_round_trips_through_json():
+def test_the_state_round_trips_through_json() -> None:
     # The codec keeps every fact the rules use: roles, hands, deck, maze, gold.
     state, _ = _playout(3, 20)
     back = from_json(to_json(state))
     assert back == state
-    player = current_player(state)
+    player = to_act(state)
     assert legal_actions(back, player) == legal_actions(state, player)
 
 
 @pytest.mark.rule("base.turn.order")
-def test_an_action_out_of_turn_is_refused():
+def test_an_action_out_of_turn_is_refused() -> None:
     state = setup(base_game(), hands={P2: [Card.MAP]}, turn=P1)
     assert legal_actions(state, P2) == ()
     assert refused(state, P2, Discard((Card.MAP,))) is Reason.NOT_YOUR_TURN
 
 
 @pytest.mark.rule("base.turn.order")
-def test_a_stranger_cannot_act():
+def test_a_stranger_cannot_act() -> None:
     state = base_game()
     assert legal_actions(state, 999) == ()
     assert refused(state, 999, Discard((Card.MAP,))) is Reason.NOT_A_PLAYER
@@ -1164,7 +1177,7 @@ def test_a_stranger_cannot_act():
 
 
 @pytest.mark.rule("base.turn.choice")
-def test_a_card_not_in_hand_cannot_be_played():
+def test_a_card_not_in_hand_cannot_be_played() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.MAP]}, turn=P1)
     assert refused(state, P1, PlaceTunnel(Card.CROSS, (1, 0))) is Reason.CARD_NOT_IN_HAND
     assert refused(state, P1, Discard((Card.CROSS,))) is Reason.CARD_NOT_IN_HAND
@@ -1173,7 +1186,7 @@ def test_a_card_not_in_hand_cannot_be_played():
 
 
 @pytest.mark.rule("base.turn.choice")
-def test_deluxe_turn_options_are_refused_in_the_base_game():
+def test_deluxe_turn_options_are_refused_in_the_base_game() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.MAP, Card.CROSS, Card.ROCKFALL]},
@@ -1187,7 +1200,7 @@ def test_deluxe_turn_options_are_refused_in_the_base_game():
 
 
 @pytest.mark.rule("base.game.rounds")
-def test_nothing_can_be_played_once_the_game_is_over():
+def test_nothing_can_be_played_once_the_game_is_over() -> None:
     state = setup(base_game(), round_no=3)
     over = end_round(state, P1).state
     assert over.phase is Phase.OVER
@@ -1196,7 +1209,7 @@ def test_nothing_can_be_played_once_the_game_is_over():
 
 
 @pytest.mark.rule("privacy.public", "privacy.hands", "privacy.roles")
-def test_who_sees_what_during_play():
+def test_who_sees_what_during_play() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.CROSS, Card.MAP]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.CROSS, (1, 0)))
     for event in tr.events:
@@ -1231,6 +1244,6 @@ def test_the_group_sees_each_action_card_and_at_whom_it_is_played() -> None:
     assert [s.in_front for s in public_view(broken).seats] == [(), (), (), (Card.BREAK_LANTERN,)]
 
 
-def _mask(edges):
+def _mask(edges: str) -> int:
     bits = {"N": 1, "E": 2, "S": 4, "W": 8}
     return sum(bits[e] for e in edges)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -17,11 +18,13 @@ from engine import (
     Kind,
     Options,
     PlaceTunnel,
+    PlayerId,
     PlayOnPlayer,
     Reason,
     Rockfall,
     Role,
     Side,
+    Transition,
     apply,
     current_player,
     legal_actions,
@@ -33,6 +36,7 @@ from engine import (
 from engine.events import (
     CardDrawn,
     CardsDiscarded,
+    Event,
     GameEnded,
     GoalRevealed,
     GoldReceived,
@@ -57,6 +61,7 @@ from .scenario import (
     players,
     refused,
     setup,
+    to_act,
 )
 
 P1, P2, P3, P4, P5, P6 = players(6)
@@ -88,8 +93,8 @@ def _design(tunnels: tuple[int, ...]) -> tuple[int, ...]:
     return min(tuple(sorted(tunnels)), tuple(sorted(turned)))
 
 
-def _paid(events: object) -> dict[int, int]:
-    return {e.player: e.nuggets for e in of_type(events, GoldReceived)}  # type: ignore[arg-type]
+def _paid(events: Iterable[Event]) -> dict[PlayerId, int]:
+    return {e.player: e.nuggets for e in of_type(events, GoldReceived)}
 
 
 # ---------------------------------------------------------------- roles
@@ -99,7 +104,7 @@ ROLE_COUNTS = Counter({BLUE: 4, GREEN: 4, BOSS: 1, PROF: 1, GEO: 2, SAB: 3})
 
 @pytest.mark.rule("deluxe.roles.deal", "privacy.roles")
 @pytest.mark.parametrize("n", range(2, 13))
-def test_deluxe_deals_one_of_15_roles_to_each_player_and_sets_the_rest_aside(n):
+def test_deluxe_deals_one_of_15_roles_to_each_player_and_sets_the_rest_aside(n: int) -> None:
     state = deluxe_game(n, seed=n)
     assert len(state.roles) == n
     assert len(state.spare_roles) == 15 - n
@@ -109,13 +114,13 @@ def test_deluxe_deals_one_of_15_roles_to_each_player_and_sets_the_rest_aside(n):
 
 @pytest.mark.rule("deluxe.setup.players")
 @pytest.mark.parametrize("n", [1, 13])
-def test_deluxe_is_for_2_to_12_players(n):
+def test_deluxe_is_for_2_to_12_players(n: int) -> None:
     with pytest.raises(ValueError):
         new_game(tuple(range(1, n + 1)), edition=Edition.DELUXE, seed=1)
 
 
 @pytest.mark.rule("deluxe.setup.no_gold_cards")
-def test_deluxe_uses_no_gold_cards():
+def test_deluxe_uses_no_gold_cards() -> None:
     state = deluxe_game(5)
     assert state.gold_deck == ()
     assert Role.MINER not in state.roles + state.spare_roles
@@ -125,7 +130,7 @@ def test_deluxe_uses_no_gold_cards():
 
 
 @pytest.mark.rule("deluxe.cards.tunnels")
-def test_the_expansion_has_30_tunnel_cards_in_the_table_shapes():
+def test_the_expansion_has_30_tunnel_cards_in_the_table_shapes() -> None:
     # Crystals are compared as designs: a card and its 180° turn are one.
     table = {
         Card.BRIDGE: (2, ["EW", "NS"]),
@@ -171,7 +176,7 @@ def test_the_expansion_has_30_tunnel_cards_in_the_table_shapes():
 
 
 @pytest.mark.rule("deluxe.place.two_tunnels")
-def test_a_bridge_joins_only_the_tunnel_that_connects():
+def test_a_bridge_joins_only_the_tunnel_that_connects() -> None:
     state = setup(deluxe_game(), board=EMPTY, hands={P1: [Card.BRIDGE]}, turn=P1)
     assert PlaceTunnel(Card.BRIDGE, (1, 0)) in placements(state, P1)
     after = setup(act(state, P1, PlaceTunnel(Card.BRIDGE, (1, 0))), hands={P2: [Card.CROSS]})
@@ -182,7 +187,7 @@ def test_a_bridge_joins_only_the_tunnel_that_connects():
 
 
 @pytest.mark.rule("deluxe.place.two_tunnels")
-def test_a_double_curve_joins_only_the_curve_that_connects():
+def test_a_double_curve_joins_only_the_curve_that_connects() -> None:
     state = setup(deluxe_game(), board=EMPTY, hands={P1: [Card.DOUBLE_CURVE]}, turn=P1)
     after = setup(
         act(state, P1, PlaceTunnel(Card.DOUBLE_CURVE, (1, 0))),
@@ -194,7 +199,7 @@ def test_a_double_curve_joins_only_the_curve_that_connects():
 
 
 @pytest.mark.rule("deluxe.place.two_tunnels", "base.place.connected")
-def test_a_bridge_needs_at_least_one_tunnel_connected():
+def test_a_bridge_needs_at_least_one_tunnel_connected() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -221,7 +226,7 @@ ES EW EW EW EW EW EW EW .
 
 
 @pytest.mark.rule("deluxe.place.two_tunnels", "base.goal.reach")
-def test_a_bridge_tunnel_that_is_not_connected_reaches_no_goal():
+def test_a_bridge_tunnel_that_is_not_connected_reaches_no_goal() -> None:
     # Only the E-W tunnel is joined; the N-S one faces both goals but is joined to nothing.
     state = setup(deluxe_game(), board=BETWEEN_GOALS, hands={P1: [Card.BRIDGE]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.BRIDGE, (8, -1)))
@@ -230,7 +235,7 @@ def test_a_bridge_tunnel_that_is_not_connected_reaches_no_goal():
 
 
 @pytest.mark.rule("deluxe.place.two_tunnels", "base.goal.reach")
-def test_a_double_curve_reaches_only_the_goal_on_its_connected_curve():
+def test_a_double_curve_reaches_only_the_goal_on_its_connected_curve() -> None:
     # N-W is joined to the corridor and reaches the top goal; E-S is not.
     state = setup(deluxe_game(), board=BETWEEN_GOALS, hands={P1: [Card.DOUBLE_CURVE]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.DOUBLE_CURVE, (8, -1)))
@@ -249,7 +254,7 @@ CUT_OFF = """
 
 
 @pytest.mark.rule("deluxe.place.ladder")
-def test_a_ladder_goes_where_its_tunnel_meets_an_open_tunnel_even_if_not_connected():
+def test_a_ladder_goes_where_its_tunnel_meets_an_open_tunnel_even_if_not_connected() -> None:
     state = setup(deluxe_game(), board=CUT_OFF, hands={P1: [Card.LADDER_E]}, turn=P1)
     offered = {(a.at, a.rotated) for a in placements(state, P1)}
     assert ((2, 0), False) in offered  # its E meets the cut-off straight
@@ -261,7 +266,7 @@ def test_a_ladder_goes_where_its_tunnel_meets_an_open_tunnel_even_if_not_connect
 
 
 @pytest.mark.rule("deluxe.place.ladder_root")
-def test_a_ladder_is_joined_to_the_start():
+def test_a_ladder_is_joined_to_the_start() -> None:
     state = setup(
         deluxe_game(),
         board=CUT_OFF,
@@ -275,7 +280,7 @@ def test_a_ladder_is_joined_to_the_start():
 
 
 @pytest.mark.rule("deluxe.place.ladder_root", "base.goal.reach")
-def test_a_goal_reached_from_a_ladder_is_revealed():
+def test_a_goal_reached_from_a_ladder_is_revealed() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -291,7 +296,7 @@ def test_a_goal_reached_from_a_ladder_is_revealed():
 
 
 @pytest.mark.rule("deluxe.place.ladder_root")
-def test_ladders_are_joined_to_the_start_and_to_each_other():
+def test_ladders_are_joined_to_the_start_and_to_each_other() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -311,7 +316,7 @@ def test_ladders_are_joined_to_the_start_and_to_each_other():
 
 
 @pytest.mark.rule("deluxe.place.ladder")
-def test_a_ladder_is_never_placed_next_to_a_goal():
+def test_a_ladder_is_never_placed_next_to_a_goal() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -355,7 +360,7 @@ def test_a_door_never_stops_digging_or_reaching_the_gold() -> None:
 
 
 @pytest.mark.rule("ruling.rockfall_ladder", "deluxe.base_rules")
-def test_rockfall_may_remove_a_ladder():
+def test_rockfall_may_remove_a_ladder() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -380,7 +385,7 @@ def test_rockfall_may_remove_a_ladder():
 
 
 @pytest.mark.rule("deluxe.cards.actions")
-def test_the_expansion_has_20_action_cards_in_the_table_counts():
+def test_the_expansion_has_20_action_cards_in_the_table_counts() -> None:
     table = {
         Card.THEFT: (Kind.THEFT, 4),
         Card.HANDS_OFF: (Kind.HANDS_OFF, 3),
@@ -398,7 +403,7 @@ def test_the_expansion_has_20_action_cards_in_the_table_counts():
 
 
 @pytest.mark.rule("deluxe.action.theft")
-def test_theft_is_put_in_front_of_yourself():
+def test_theft_is_put_in_front_of_yourself() -> None:
     state = setup(deluxe_game(), hands={P1: [Card.THEFT]}, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, PlayOnPlayer)]
     assert offered == [PlayOnPlayer(Card.THEFT, P1)]
@@ -408,7 +413,7 @@ def test_theft_is_put_in_front_of_yourself():
 
 
 @pytest.mark.rule("deluxe.action.hands_off")
-def test_hands_off_removes_a_theft_card_from_any_player():
+def test_hands_off_removes_a_theft_card_from_any_player() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.HANDS_OFF]},
@@ -427,7 +432,7 @@ def test_hands_off_removes_a_theft_card_from_any_player():
 
 
 @pytest.mark.rule("deluxe.action.swap_hand", "privacy.hands")
-def test_swap_your_hand_swaps_with_another_player_and_only_they_draw():
+def test_swap_your_hand_swaps_with_another_player_and_only_they_draw() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HAND, Card.MAP, Card.CROSS], P2: [Card.ROCKFALL, Card.FREE]},
@@ -448,7 +453,7 @@ def test_swap_your_hand_swaps_with_another_player_and_only_they_draw():
 
 
 @pytest.mark.rule("deluxe.action.inspection", "privacy.inspection")
-def test_inspection_shows_another_players_role_to_the_inspector_only():
+def test_inspection_shows_another_players_role_to_the_inspector_only() -> None:
     state = setup(deluxe_game(), hands={P1: [Card.INSPECTION]}, roles=[BLUE, SAB, GREEN, GEO])
     state = setup(state, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, PlayOnPlayer)]
@@ -463,7 +468,7 @@ def test_inspection_shows_another_players_role_to_the_inspector_only():
 
 
 @pytest.mark.rule("deluxe.action.swap_hats", "privacy.roles")
-def test_swap_your_hats_gives_a_new_role_from_the_cards_set_aside():
+def test_swap_your_hats_gives_a_new_role_from_the_cards_set_aside() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HATS]},
@@ -486,7 +491,7 @@ def test_swap_your_hats_gives_a_new_role_from_the_cards_set_aside():
 
 
 @pytest.mark.rule("deluxe.action.trapped")
-def test_trapped_is_put_in_front_of_another_player_and_stops_their_tunnels():
+def test_trapped_is_put_in_front_of_another_player_and_stops_their_tunnels() -> None:
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -504,7 +509,7 @@ def test_trapped_is_put_in_front_of_another_player_and_stops_their_tunnels():
 
 
 @pytest.mark.rule("deluxe.action.free")
-def test_free_at_last_removes_a_trapped_card_from_any_player():
+def test_free_at_last_removes_a_trapped_card_from_any_player() -> None:
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -522,7 +527,7 @@ def test_free_at_last_removes_a_trapped_card_from_any_player():
 
 
 @pytest.mark.rule("deluxe.action.one_of_a_kind", "deluxe.base_rules")
-def test_no_player_has_two_action_cards_of_the_same_kind_in_front():
+def test_no_player_has_two_action_cards_of_the_same_kind_in_front() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.THEFT, Card.TRAPPED, Card.BREAK_CART]},
@@ -543,7 +548,7 @@ def test_no_player_has_two_action_cards_of_the_same_kind_in_front():
 
 @pytest.mark.rule("deluxe.setup.deck", "privacy.discards")
 @pytest.mark.parametrize("n", [2, 5, 12])
-def test_a_deluxe_round_shuffles_117_cards_removes_10_unseen_and_deals_6_to_each(n):
+def test_a_deluxe_round_shuffles_117_cards_removes_10_unseen_and_deals_6_to_each(n: int) -> None:
     state = deluxe_game(n, seed=n)
     assert [len(h) for h in state.hands] == [6] * n
     assert len(state.removed) == 10
@@ -557,7 +562,7 @@ def test_a_deluxe_round_shuffles_117_cards_removes_10_unseen_and_deals_6_to_each
 
 
 @pytest.mark.rule("deluxe.turn.play")
-def test_placing_a_tunnel_or_playing_an_action_then_draws_one():
+def test_placing_a_tunnel_or_playing_an_action_then_draws_one() -> None:
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -572,7 +577,7 @@ def test_placing_a_tunnel_or_playing_an_action_then_draws_one():
 
 
 @pytest.mark.rule("deluxe.turn.clear", "privacy.public")
-def test_discarding_two_cards_removes_a_card_in_front_of_yourself_then_draws_one():
+def test_discarding_two_cards_removes_a_card_in_front_of_yourself_then_draws_one() -> None:
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -597,7 +602,7 @@ def test_discarding_two_cards_removes_a_card_in_front_of_yourself_then_draws_one
 
 
 @pytest.mark.rule("deluxe.turn.clear")
-def test_clearing_a_theft_from_in_front_of_yourself_cancels_it():
+def test_clearing_a_theft_from_in_front_of_yourself_cancels_it() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.ROCKFALL]},
@@ -615,7 +620,7 @@ def test_clearing_a_theft_from_in_front_of_yourself_cancels_it():
 
 
 @pytest.mark.rule("deluxe.turn.pass", "privacy.discards")
-def test_a_pass_discards_1_to_3_cards_then_draws_as_many():
+def test_a_pass_discards_1_to_3_cards_then_draws_as_many() -> None:
     hand = [Card.MAP, Card.ROCKFALL, Card.CROSS, Card.THEFT]
     state = setup(
         deluxe_game(),
@@ -636,7 +641,7 @@ def test_a_pass_discards_1_to_3_cards_then_draws_as_many():
 
 
 @pytest.mark.rule("deluxe.turn.deck_empty")
-def test_when_the_deck_is_empty_nobody_draws():
+def test_when_the_deck_is_empty_nobody_draws() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.ROCKFALL, Card.CROSS], P2: [Card.MAP]},
@@ -649,7 +654,7 @@ def test_when_the_deck_is_empty_nobody_draws():
 
 
 @pytest.mark.rule("deluxe.turn.empty_hand")
-def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round():
+def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.CROSS], P2: [], P3: [Card.MAP], P4: []},
@@ -658,7 +663,7 @@ def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round():
     )
     seen = []
     for _ in range(3):
-        player = current_player(state)
+        player = to_act(state)
         seen.append(player)
         state = act(state, player, Discard((state.hands[state.seat_of(player)][0],)))
     assert seen == [P1, P3, P1]
@@ -668,7 +673,7 @@ def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round():
 
 
 @pytest.mark.rule("deluxe.end.round", "deluxe.win.saboteurs")
-def test_a_deluxe_round_ends_when_nobody_can_play_any_more_cards():
+def test_a_deluxe_round_ends_when_nobody_can_play_any_more_cards() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP], P3: [Card.CROSS]},
@@ -702,21 +707,19 @@ PLAIN = {"ul": "ES", "ur": "SW", "ll": "NE", "lr": "NW"}
 SIX = (BLUE, GREEN, BOSS, PROF, SAB, GEO)  # P1..P6
 
 
-def reach_gold(doors: dict[str, str], finder: int, roles=SIX, **changes):
+def reach_gold(doors: dict[str, str], finder: PlayerId, roles: Sequence[Role] = SIX) -> Transition:
     """The finder joins both routes (with these door corners) to the gold; the transition."""
     n = len(roles)
     board = ROUTES.format(**(PLAIN | doors))
     state = setup(
         deluxe_game(n), board=board, roles=roles, hands={finder: [Card.T_NES]}, turn=finder
     )
-    if changes:
-        state = setup(state, **changes)
     tr = apply(state, finder, JUNCTION)
     assert of_type(tr.events, GoalRevealed)[0].card is Card.GOLD
     return tr
 
 
-def winners(tr) -> tuple[Side, ...]:
+def winners(tr: Transition) -> tuple[Side, ...]:
     return of_type(tr.events, RoundEnded)[0].result.winners
 
 
@@ -759,7 +762,9 @@ def winners(tr) -> tuple[Side, ...]:
         "blue-finder-green-doors",
     ],
 )
-def test_the_winning_side_follows_the_doors_on_every_route(doors, finder, side, paid):
+def test_the_winning_side_follows_the_doors_on_every_route(
+    doors: dict[str, str], finder: PlayerId, side: Side, paid: dict[PlayerId, int]
+) -> None:
     tr = reach_gold(doors, finder)
     assert winners(tr) == (side,)
     assert of_type(tr.events, RoundEnded)[0].result.finder == finder
@@ -767,7 +772,7 @@ def test_the_winning_side_follows_the_doors_on_every_route(doors, finder, side, 
 
 
 @pytest.mark.rule("deluxe.win.routes", "deluxe.place.ladder_root")
-def test_a_route_from_a_ladder_counts_for_the_doors():
+def test_a_route_from_a_ladder_counts_for_the_doors() -> None:
     # From the start the only way runs through a blue door; from the ladder there is no door.
     board = """
     . . . . . . . . ?%NE
@@ -790,7 +795,7 @@ def test_a_route_from_a_ladder_counts_for_the_doors():
 
 
 @pytest.mark.rule("deluxe.win.saboteurs", "deluxe.win.profiteer", "deluxe.payout.table")
-def test_the_saboteurs_win_when_the_gold_is_not_reached():
+def test_the_saboteurs_win_when_the_gold_is_not_reached() -> None:
     state = setup(deluxe_game(6), roles=SIX)
     tr = end_round(state, P6)
     assert winners(tr) == (Side.SABOTEURS,)
@@ -798,7 +803,7 @@ def test_the_saboteurs_win_when_the_gold_is_not_reached():
 
 
 @pytest.mark.rule("deluxe.win.saboteurs")
-def test_the_saboteurs_do_not_win_when_the_gold_is_reached():
+def test_the_saboteurs_do_not_win_when_the_gold_is_reached() -> None:
     tr = reach_gold({}, P2, roles=(BLUE, SAB, SAB, GREEN))
     assert Side.SABOTEURS not in winners(tr)
     assert set(_paid(tr.events)) == {P1, P4}
@@ -818,7 +823,7 @@ def test_the_saboteurs_do_not_win_when_the_gold_is_reached():
         ([BLUE, BLUE, BLUE, BLUE, PROF, GREEN], 1),
     ],
 )
-def test_each_winner_gets_5_4_3_2_or_1_by_number_of_winners(roles, each):
+def test_each_winner_gets_5_4_3_2_or_1_by_number_of_winners(roles: list[Role], each: int) -> None:
     n = len(roles)
     tr = find_gold(deluxe_game(n), P1, roles=roles)
     assert winners(tr) == (Side.BLUE,)
@@ -828,7 +833,7 @@ def test_each_winner_gets_5_4_3_2_or_1_by_number_of_winners(roles, each):
 
 
 @pytest.mark.rule("deluxe.payout.table", "deluxe.payout.boss_profiteer")
-def test_the_rulebook_example_one_blue_miner_the_boss_and_the_profiteer_get_3_2_1():
+def test_the_rulebook_example_one_blue_miner_the_boss_and_the_profiteer_get_3_2_1() -> None:
     tr = find_gold(deluxe_game(5), P1, roles=[BLUE, GREEN, BOSS, PROF, SAB])
     assert winners(tr) == (Side.BLUE,)
     assert _paid(tr.events) == {P1: 3, P3: 2, P4: 1}
@@ -836,7 +841,7 @@ def test_the_rulebook_example_one_blue_miner_the_boss_and_the_profiteer_get_3_2_
 
 
 @pytest.mark.rule("deluxe.payout.boss_profiteer")
-def test_the_boss_and_profiteer_shares_never_go_below_zero():
+def test_the_boss_and_profiteer_shares_never_go_below_zero() -> None:
     roles = [BLUE, BLUE, BLUE, BLUE, BOSS, PROF, GREEN]
     tr = find_gold(deluxe_game(7), P1, roles=roles)
     assert winners(tr) == (Side.BLUE,)
@@ -845,7 +850,7 @@ def test_the_boss_and_profiteer_shares_never_go_below_zero():
 
 
 @pytest.mark.rule("deluxe.payout.trapped")
-def test_trapped_players_are_not_winners():
+def test_trapped_players_are_not_winners() -> None:
     roles = [BLUE, BLUE, GREEN, SAB]
     tr = find_gold(deluxe_game(4), P1, roles=roles, in_front={P2: [Card.TRAPPED]})
     assert winners(tr) == (Side.BLUE,)
@@ -863,7 +868,7 @@ CRYSTALS = """
 
 
 @pytest.mark.rule("deluxe.payout.geologists")
-def test_geologists_share_the_crystals_in_the_maze_rounded_down():
+def test_geologists_share_the_crystals_in_the_maze_rounded_down() -> None:
     state = setup(deluxe_game(5), board=CRYSTALS, roles=[GEO, BLUE, GEO, GREEN, SAB])
     assert public_view(state).crystals == 5
     tr = end_round(state, P2)
@@ -873,7 +878,7 @@ def test_geologists_share_the_crystals_in_the_maze_rounded_down():
 
 
 @pytest.mark.rule("deluxe.win.geologists", "deluxe.payout.geologists")
-def test_geologists_are_never_counted_as_winners():
+def test_geologists_are_never_counted_as_winners() -> None:
     state = setup(deluxe_game(4), board=CRYSTALS, roles=[GEO, BLUE, GEO, GREEN])
     tr = end_round(state, P2)
     assert _paid(tr.events) == {P1: 2, P3: 2}
@@ -883,7 +888,7 @@ def test_geologists_are_never_counted_as_winners():
 
 
 @pytest.mark.rule("deluxe.payout.trapped", "deluxe.payout.geologists")
-def test_a_trapped_geologist_gets_no_crystals():
+def test_a_trapped_geologist_gets_no_crystals() -> None:
     state = setup(
         deluxe_game(4),
         board=CRYSTALS,
@@ -896,7 +901,7 @@ def test_a_trapped_geologist_gets_no_crystals():
 
 
 @pytest.mark.rule("deluxe.payout.theft")
-def test_a_theft_steals_one_gold_after_the_payout():
+def test_a_theft_steals_one_gold_after_the_payout() -> None:
     tr = find_gold(
         deluxe_game(4),
         P1,
@@ -913,7 +918,7 @@ def test_a_theft_steals_one_gold_after_the_payout():
 
 
 @pytest.mark.rule("deluxe.payout.theft")
-def test_the_last_theft_played_steals_first():
+def test_the_last_theft_played_steals_first() -> None:
     state = setup(
         deluxe_game(4),
         hands={P1: [Card.THEFT], P2: [Card.THEFT], P3: [Card.MAP]},
@@ -934,7 +939,7 @@ def test_the_last_theft_played_steals_first():
 
 
 @pytest.mark.rule("deluxe.payout.theft")
-def test_a_trapped_thief_steals_nothing():
+def test_a_trapped_thief_steals_nothing() -> None:
     tr = find_gold(
         deluxe_game(4),
         P1,
@@ -990,7 +995,7 @@ def test_only_the_thief_and_the_victim_learn_of_a_theft() -> None:
 
 
 @pytest.mark.rule("deluxe.game.rounds")
-def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win():
+def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win() -> None:
     state = find_gold(deluxe_game(4), P1, roles=[BLUE, GREEN, GREEN, SAB]).state
     assert (state.round, state.gold) == (2, (5, 0, 0, 0))
     state = find_gold(state, P2, roles=[GREEN, BLUE, GREEN, SAB]).state
@@ -1013,7 +1018,7 @@ def test_the_variants_change_nothing_in_deluxe() -> None:
 
 
 @pytest.mark.rule("deluxe.action.swap_hand", "deluxe.turn.empty_hand")
-def test_swap_your_hand_is_not_offered_with_a_player_whose_hand_is_empty():
+def test_swap_your_hand_is_not_offered_with_a_player_whose_hand_is_empty() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HAND, Card.MAP], P2: [], P3: [Card.CROSS], P4: [Card.MAP]},
@@ -1025,7 +1030,7 @@ def test_swap_your_hand_is_not_offered_with_a_player_whose_hand_is_empty():
 
 
 @pytest.mark.rule("deluxe.turn.pass")
-def test_discarded_cards_are_a_set_in_any_order():
+def test_discarded_cards_are_a_set_in_any_order() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.CROSS, Card.ROCKFALL]},

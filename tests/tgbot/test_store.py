@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import cast
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from redis.asyncio import Redis
+from redis.typing import EncodableT, FieldT
 
 from engine import Edition, GoldRule, Options, new_game
 from tgbot.callback import GAME_ID_ALPHABET
@@ -209,8 +209,8 @@ async def test_of_twenty_concurrent_saves_from_one_rev_exactly_one_wins(store: G
     assert await store.load(created.game_id) == replace(winner, rev=2)
 
 
-async def _hset(client: Redis, key: str, mapping: dict[str, str]) -> None:
-    await cast("Awaitable[int]", client.hset(key, mapping=mapping))
+async def _hset(client: Redis, key: str, mapping: Mapping[FieldT, EncodableT]) -> None:
+    await client.hset(key, mapping=mapping)
 
 
 async def test_a_record_under_another_id_is_corrupt(store: GameStore, redis_client: Redis) -> None:
