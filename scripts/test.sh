@@ -6,5 +6,5 @@ bash scripts/setup.sh
 . .venv/bin/activate
 ruff check .
 ruff format --check engine render tgbot emulator sandbox tests bench 2>/dev/null || { echo "ruff format: run 'ruff format' (see above)"; ruff format --check --diff engine render tgbot emulator sandbox tests bench | head -40; exit 1; }
-mypy engine render tgbot sandbox
+mypy engine render tgbot sandbox emulator tests
 pytest "$@"
