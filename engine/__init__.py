@@ -1,4 +1,4 @@
-"""Saboteur and Saboteur Deluxe rules: a pure core with no I/O (see RULES.md)."""
+"""Saboteur and Saboteur Deluxe rules (docs/rules.md): a pure core with no I/O."""
 
 from .actions import Action, ClearInFront, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
 from .cards import CARDS, Card, Door, Edition, Kind, Tool, spec

@@ -158,8 +158,10 @@ def join(
 def goal_orientation(
     maze: Mapping[Coord, int], goal: Card, at: Coord, played_at: Coord | None
 ) -> bool:
-    """How a goal lies when revealed (RULES.md §2.3, §5): matching all neighbours first, then
-    the card just played, then 0 degrees."""
+    """How a goal lies when revealed (rule ruling.coal_orientation).
+
+    Matching every face-up neighbour first, then agreeing with the card just played, then 0°.
+    """
     if CARDS[goal].is_symmetric:
         return False
     must_open, must_closed = constraints(maze, at)

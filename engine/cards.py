@@ -1,4 +1,4 @@
-"""Every card of both editions in one table, with the numbers of RULES.md §1, §3 and §4."""
+"""Every card of both editions in one table, with the numbers of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -190,7 +190,7 @@ CARDS: tuple[CardSpec, ...] = (
     CardSpec(Card.GOLD, Kind.GOAL, tunnels=_t("NESW")),
     CardSpec(Card.COAL_NE, Kind.GOAL, tunnels=_t("NE")),
     CardSpec(Card.COAL_NW, Kind.GOAL, tunnels=_t("NW")),
-    # RULES.md §1.2: 40 tunnel cards
+    # rule base.cards.tunnels: 40 tunnel cards
     CardSpec(Card.CROSS, _T, 5, tunnels=_t("NESW")),
     CardSpec(Card.T_NES, _T, 5, tunnels=_t("NES")),
     CardSpec(Card.T_NEW, _T, 5, tunnels=_t("NEW")),
@@ -207,7 +207,7 @@ CARDS: tuple[CardSpec, ...] = (
     CardSpec(Card.DEAD_NE, _T, 1, tunnels=_dead("NE")),
     CardSpec(Card.DEAD_N, _T, 1, tunnels=_dead("N")),
     CardSpec(Card.DEAD_E, _T, 1, tunnels=_dead("E")),
-    # RULES.md §1.3: 27 action cards
+    # rule base.cards.actions: 27 action cards
     CardSpec(Card.BREAK_PICKAXE, Kind.BREAK, 3, tools=(_P,)),
     CardSpec(Card.BREAK_LANTERN, Kind.BREAK, 3, tools=(_L,)),
     CardSpec(Card.BREAK_CART, Kind.BREAK, 3, tools=(_C,)),
@@ -219,7 +219,7 @@ CARDS: tuple[CardSpec, ...] = (
     CardSpec(Card.REPAIR_LANTERN_CART, Kind.REPAIR, 1, tools=(_L, _C)),
     CardSpec(Card.MAP, Kind.MAP, 6),
     CardSpec(Card.ROCKFALL, Kind.ROCKFALL, 3),
-    # RULES.md §3.2: 30 expansion tunnel cards
+    # rule deluxe.cards.tunnels: 30 expansion tunnel cards
     CardSpec(Card.BRIDGE, _T, 0, 2, tunnels=_t("NS", "EW")),
     CardSpec(Card.DOUBLE_CURVE, _T, 0, 2, tunnels=_t("NW", "ES")),
     CardSpec(Card.LADDER_N, _T, 0, 1, tunnels=_t("N"), ladder=True),
@@ -240,12 +240,12 @@ CARDS: tuple[CardSpec, ...] = (
     CardSpec(Card.CRYSTAL_ESW_N, _T, 0, 1, tunnels=_t("ESW", "N"), crystal=True),
     CardSpec(Card.CRYSTAL_NES_W, _T, 0, 1, tunnels=_t("NES", "W"), crystal=True),
     CardSpec(Card.CRYSTAL_NS_E, _T, 0, 1, tunnels=_t("NS", "E"), crystal=True),
-    # No official source gives these six shapes (RULES.md §3.2); correct them here if one appears.
+    # No source gives these six shapes (rule deluxe.cards.tunnels); correct them here if one does.
     # Its N-E-W crystal is the E-S-W crystal turned 180 degrees, so it counts as a second copy.
     CardSpec(Card.CRYSTAL_NE, _T, 0, 2, tunnels=_t("NE"), crystal=True),
     CardSpec(Card.CRYSTAL_NS, _T, 0, 2, tunnels=_t("NS"), crystal=True),
     CardSpec(Card.CRYSTAL_EW, _T, 0, 1, tunnels=_t("EW"), crystal=True),
-    # RULES.md §3.3: 20 expansion action cards
+    # rule deluxe.cards.actions: 20 expansion action cards
     CardSpec(Card.THEFT, Kind.THEFT, 0, 4),
     CardSpec(Card.HANDS_OFF, Kind.HANDS_OFF, 0, 3),
     CardSpec(Card.SWAP_HAND, Kind.SWAP_HAND, 0, 2),
@@ -278,11 +278,11 @@ BROKEN_CARD: dict[Tool, Card] = {
     Tool.CART: Card.BREAK_CART,
 }
 
-# Geometry of the layout (RULES.md §1.1); y grows southwards.
+# Geometry of the layout (rule base.setup.layout); y grows southwards.
 START_AT: tuple[int, int] = (0, 0)
 GOAL_SPOTS: tuple[tuple[int, int], ...] = ((8, -2), (8, 0), (8, 2))
 GOAL_CARDS: tuple[Card, ...] = (Card.GOLD, Card.COAL_NE, Card.COAL_NW)
 
-# Gold cards: 16 x 1, 8 x 2, 4 x 3 nuggets (RULES.md §1.4).
+# Gold cards: 16 x 1, 8 x 2, 4 x 3 nuggets (rule base.cards.gold).
 GOLD_CARDS: tuple[int, ...] = (1,) * 16 + (2,) * 8 + (3,) * 4
 ROUNDS = 3

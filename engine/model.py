@@ -43,7 +43,7 @@ class Phase(Enum):
 
 
 class GoldRule(Enum):
-    """How many gold cards miners draw when they win (RULES.md §2.4)."""
+    """Cards drawn for winning miners (rules base.payout.miners and variant.gold_per_miner)."""
 
     OFFICIAL = "official"  # one per player, at most 9
     PER_MINER = "per_miner"  # one per miner, each gets one (Korean 2017 rulebook)
@@ -51,14 +51,14 @@ class GoldRule(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Rule variants of a game; the defaults are RULES.md's decisions."""
+    """Rule variants of a game; the defaults are the rules of docs/rules.md."""
 
     gold: GoldRule = GoldRule.OFFICIAL
     greedy_dwarf: bool = False
 
 
 class PlayerCounts(NamedTuple):
-    """Base-game numbers for one player count (RULES.md §1.4)."""
+    """Base-game numbers for one player count (rules base.roles.table and base.setup.hand_size)."""
 
     saboteurs: int
     miners: int
@@ -76,7 +76,7 @@ BASE_COUNTS: dict[int, PlayerCounts] = {
     10: PlayerCounts(4, 7, 4),
 }
 
-# Saboteur 2 roles (RULES.md §3.1), dealt from for 2 to 12 players.
+# Saboteur 2 roles (rule deluxe.roles.deal), dealt from for 2 to 12 players.
 DELUXE_ROLES: tuple[Role, ...] = (
     (Role.BLUE_MINER,) * 4
     + (Role.GREEN_MINER,) * 4
@@ -89,10 +89,10 @@ DELUXE_REMOVED = 10
 DELUXE_PLAYERS = range(2, 13)
 BASE_PLAYERS = range(3, 11)
 
-# Saboteur 2 payout by number of winners (RULES.md §4.4); 5 or more get 1.
+# Saboteur 2 payout by number of winners (rule deluxe.payout.table); 5 or more get 1.
 DELUXE_PAY: dict[int, int] = {1: 5, 2: 4, 3: 3, 4: 2}
 
-# A saboteur's share when saboteurs win, by number of saboteurs (RULES.md §2.4).
+# A saboteur's share when saboteurs win, by number of saboteurs (rule base.payout.saboteurs).
 SABOTEUR_SHARE: dict[int, int] = {1: 4, 2: 3, 3: 3, 4: 2}
 
 

@@ -1,4 +1,4 @@
-"""The rules: new_game, current_player, legal_actions, apply (RULES.md §1-§5)."""
+"""The rules of docs/rules.md: new_game, current_player, legal_actions, apply."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ class Transition:
     events: tuple[Event, ...]
 
 
-# Cards a player may not have two of in front of them (RULES.md §3.3).
+# The kinds of card that are played at a player.
 _PLAYER_CARD_KINDS = frozenset(
     {
         Kind.BREAK,
@@ -363,7 +363,7 @@ def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
                 if i != seat and Card.TRAPPED not in state.in_front[i]:
                     yield PlayOnPlayer(card, pid)
         elif k is Kind.SWAP_HAND:
-            # A player with an empty hand is out of the round (RULES.md §4.1): not a partner.
+            # An empty hand is out of the round (rule deluxe.turn.empty_hand): not a partner.
             for i, pid in enumerate(players):
                 if i != seat and state.hands[i]:
                     yield PlayOnPlayer(card, pid)
@@ -418,7 +418,7 @@ def _placements(state: GameState, tunnels: list[Card]) -> Iterable[PlaceTunnel]:
 
 
 def _ladder_cells(state: GameState) -> list[Coord]:
-    """Empty cells facing an open edge of any card, not next to a goal (RULES.md §3.2)."""
+    """Empty cells facing any card's open edge, not next to a goal (rule deluxe.place.ladder)."""
     maze = state.maze
     goals = {g.at for g in state.goals}
     cells: set[Coord] = set()
@@ -717,7 +717,7 @@ def _end_round(t: _Table) -> None:
 
 
 def _pay_base(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
-    """RULES.md §2.4: gold for the miners when the gold is reached, else for the saboteurs."""
+    """Gold for the miners or the saboteurs (rules base.payout.miners and base.payout.saboteurs)."""
     n = len(t.players)
     paid: dict[int, list[int]] = {}
     if t.finder is not None:
@@ -797,7 +797,7 @@ def doors_allow(maze: dict[Coord, int], goal: Coord, banned: Door | None) -> boo
 def deluxe_winners(
     maze: dict[Coord, int], gold_at: Coord | None, finder_role: Role | None
 ) -> tuple[Side, ...]:
-    """RULES.md §4.3: which side wins, from the routes to the gold and who reached it."""
+    """Which side wins, from the routes to the gold and who reached it (rule deluxe.win.routes)."""
     if gold_at is None:
         return (Side.SABOTEURS,)
     no_green = doors_allow(maze, gold_at, Door.GREEN)
@@ -820,7 +820,7 @@ def deluxe_winners(
 
 
 def _pay_deluxe(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
-    """RULES.md §4.4: payout by number of winners; geologists by crystals."""
+    """The Deluxe payout (rules deluxe.payout.table and deluxe.payout.geologists)."""
     n = len(t.players)
     gold_at = next((g.at for g in t.goals if g.card is Card.GOLD and g.revealed), None)
     if t.finder is None:
@@ -858,6 +858,7 @@ def _pay_deluxe(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
     return sides, paid
 
 
+# rule deluxe.payout.theft: the engine picks the victim until the thief can choose.
 def _resolve_thefts(t: _Table) -> None:
     """Each untrapped thief, the last played first, takes 1 nugget from the richest other player."""
     n = len(t.players)

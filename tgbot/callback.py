@@ -55,7 +55,7 @@ MAX_DISCARD = 3  # Deluxe passes with 1 to 3 cards
 
 
 class Variant(Enum):
-    """A rule variant the lobby can switch on or off (RULES.md §2.4)."""
+    """A variant the lobby toggles (rules variant.gold_per_miner and variant.greedy_dwarf)."""
 
     GOLD_PER_MINER = "per_miner"
     GREEDY_DWARF = "greedy_dwarf"

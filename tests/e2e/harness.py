@@ -240,10 +240,9 @@ class World:
         await self.settle()
         return answered
 
-    async def snapshot(self, game_id: str) -> dict[bytes, bytes]:
+    async def snapshot(self, game_id: str) -> dict[bytes | str, bytes | str]:
         """The game's stored Redis hash, byte for byte (to show a tap changed nothing)."""
-        raw: dict[bytes, bytes] = await self.redis.hgetall(self.store.keys.game(game_id))
-        return raw
+        return await self.redis.hgetall(self.store.keys.game(game_id))
 
     def bot_messages(self, chat_id: int) -> list[Message]:
         """The bot's visible messages in a chat, oldest first."""

@@ -3,6 +3,7 @@ a group upgraded to a supergroup, the bot removed, a player who blocked the bot.
 
 from __future__ import annotations
 
+import pytest
 from redis.asyncio import Redis
 
 from emulator import RateLimits, User
@@ -156,7 +157,9 @@ async def test_an_admin_kicks_the_awaited_player_and_others_can_vote(world: Worl
     assert now_awaited.id in (await loaded(world, gid)).automatic
 
 
-async def test_moves_faster_than_the_budget_coalesce_board_posts(world: World, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_moves_faster_than_the_budget_coalesce_board_posts(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Thirty moves in thirty seconds: at most 20 group messages a minute, nothing lost, and
     once the minute has passed one board post shows the newest state."""
     monkeypatch.setattr(driver, "SECONDS_PER_TURN", 1.0)
@@ -275,7 +278,7 @@ async def test_settings_change_the_time_per_turn_of_a_running_game(world: World)
 
 async def test_a_move_saved_but_not_announced_is_announced_by_the_next_sweep(
     world: World,
-    monkeypatch,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The process 'dies' between saving a move and sending: nothing is sent, nothing is lost;
     the next sweep (any process) posts the board and the hands exactly once."""

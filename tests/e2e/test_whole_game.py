@@ -51,8 +51,8 @@ async def test_a_whole_game_played_by_buttons_only(world: World, count: int, see
     ko = texts(Language("ko"))
     final = shown(world.last(chat))
     assert strip(ko.gettext("🏆 <b>Game over!</b>")) in final
-    for p, gold in zip(state.players, state.gold, strict=True):
-        name = next(u.first_name for u in players if u.id == p)
+    for pid, gold in zip(state.players, state.gold, strict=True):
+        name = next(u.first_name for u in players if u.id == pid)
         assert f"{name}: " in final and f"{gold}" in final
 
     # The group never saw a role before its round ended, nor anyone's gold before the end.

@@ -25,6 +25,7 @@ from engine import (
     Role,
     Transition,
     apply,
+    current_player,
     legal_actions,
     new_game,
 )
@@ -65,9 +66,16 @@ def base_game(n: int = 4, *, seed: int = 7, options: Options = Options()) -> Gam
     return new_game(players(n), edition=Edition.BASE, seed=seed, options=options)
 
 
-def deluxe_game(n: int = 4, *, seed: int = 7) -> GameState:
+def deluxe_game(n: int = 4, *, seed: int = 7, options: Options = Options()) -> GameState:
     """A freshly dealt Saboteur Deluxe game for n players."""
-    return new_game(players(n), edition=Edition.DELUXE, seed=seed)
+    return new_game(players(n), edition=Edition.DELUXE, seed=seed, options=options)
+
+
+def to_act(state: GameState) -> PlayerId:
+    """The player whose turn it is (fails loudly once the game is over)."""
+    player = current_player(state)
+    assert player is not None, "the game is over"
+    return player
 
 
 def seat(state: GameState, player: PlayerId) -> int:

@@ -1,4 +1,4 @@
-"""Properties over hundreds of random seeded whole games (issue 2 and 3; STYLE.md Tests)."""
+"""Properties over hundreds of random seeded whole games (issues 2 and 3)."""
 
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def check_step(step: Step, check_all: bool) -> None:
 
 
 def check_round_payout(step: Step) -> None:
-    """Gold handed out at a round end follows RULES.md §2.4 / §4.4."""
+    """Gold handed out at a round end follows rules base.payout.miners and deluxe.payout.table."""
     ended = [e for e in step.transition.events if isinstance(e, RoundEnded)]
     if not ended:
         return
@@ -223,6 +223,9 @@ DELUXE_GAMES = st.integers(0, 2**32 - 1), st.integers(2, 12)
 
 
 @pytest.mark.slow
+@pytest.mark.rule(
+    "base.setup.deck", "base.cards.gold", "base.payout.miners", "base.payout.saboteurs"
+)
 @SETTINGS
 @given(*BASE_GAMES)
 def test_random_base_games_keep_every_property(seed: int, players: int) -> None:
@@ -230,6 +233,9 @@ def test_random_base_games_keep_every_property(seed: int, players: int) -> None:
     check_game(players, Edition.BASE, seed)
 
 
+@pytest.mark.rule(
+    "base.setup.deck", "base.cards.gold", "base.payout.miners", "base.payout.saboteurs"
+)
 @settings(SETTINGS, max_examples=25)
 @given(*BASE_GAMES)
 def test_a_few_random_base_games_keep_every_property(seed: int, players: int) -> None:
@@ -238,6 +244,7 @@ def test_a_few_random_base_games_keep_every_property(seed: int, players: int) ->
 
 
 @pytest.mark.slow
+@pytest.mark.rule("deluxe.setup.deck", "deluxe.payout.trapped")
 @settings(SETTINGS, max_examples=120)
 @given(*DELUXE_GAMES)
 def test_random_deluxe_games_keep_every_property(seed: int, players: int) -> None:
@@ -245,6 +252,7 @@ def test_random_deluxe_games_keep_every_property(seed: int, players: int) -> Non
     check_game(players, Edition.DELUXE, seed)
 
 
+@pytest.mark.rule("deluxe.setup.deck", "deluxe.payout.trapped")
 @settings(SETTINGS, max_examples=12)
 @given(*DELUXE_GAMES)
 def test_a_few_random_deluxe_games_keep_every_property(seed: int, players: int) -> None:
@@ -252,7 +260,8 @@ def test_a_few_random_deluxe_games_keep_every_property(seed: int, players: int) 
     check_game(players, Edition.DELUXE, seed)
 
 
+@pytest.mark.rule("base.setup.chance")
 def test_new_game_is_deterministic_per_seed() -> None:
-    """RULES: chance is explicit; the same seed deals the same game."""
+    """Chance is explicit: the same seed deals the same game."""
     assert new_game([1, 2, 3], seed=5) == new_game([1, 2, 3], seed=5)
     assert new_game([1, 2, 3], seed=5) != new_game([1, 2, 3], seed=6)

@@ -1,4 +1,4 @@
-"""engine/ is pure (STYLE.md): no I/O, clock, global randomness or framework imports."""
+"""engine/ is pure: no I/O, clock, global randomness or framework imports."""
 
 from __future__ import annotations
 

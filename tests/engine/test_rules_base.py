@@ -1,9 +1,10 @@
-"""Scenario tests of the base game, one rule of RULES.md §1, §2 and §5 per test."""
+"""Base-game scenario tests; each carries the ids of the rules it checks (docs/rules.md)."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
 
 import pytest
 
@@ -11,13 +12,16 @@ from engine import (
     CARDS,
     Card,
     ClearInFront,
+    Coord,
     Discard,
     Edition,
+    GameState,
     GoldRule,
     Kind,
     Options,
     Phase,
     PlaceTunnel,
+    PlayerId,
     PlayOnPlayer,
     Reason,
     Rockfall,
@@ -36,8 +40,10 @@ from engine import (
     to_json,
 )
 from engine.events import (
+    ActionPlayed,
     CardDrawn,
     CardsDiscarded,
+    Event,
     GameEnded,
     GoalPeeked,
     GoalRevealed,
@@ -51,6 +57,7 @@ from engine.events import (
     RoundStarted,
     TunnelPlaced,
 )
+from engine.model import Goal
 from engine.notation import board_text
 
 from .scenario import (
@@ -66,6 +73,7 @@ from .scenario import (
     players,
     refused,
     setup,
+    to_act,
 )
 
 P1, P2, P3, P4, P5 = players(5)
@@ -81,15 +89,15 @@ COAL_NEXT = """
 """
 
 
-def goal_at(state, at):
+def goal_at(state: GameState, at: Coord) -> Goal:
     return next(g for g in state.goals if g.at == at)
 
 
-# ---------------------------------------------------------------- §1.1 geometry
+# ---------------------------------------------------------------- geometry
 
 
-def test_a_card_lies_at_0_or_180_degrees_and_180_swaps_n_s_and_e_w():
-    # RULES.md §1.1: 0° or 180° only, never sideways; 180° maps N<->S and E<->W.
+@pytest.mark.rule("base.geometry.orientation")
+def test_a_card_lies_at_0_or_180_degrees_and_180_swaps_n_s_and_e_w() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.T_NES, Card.STRAIGHT_NS]}, turn=P1)
     east = [a for a in placements(state, P1) if a.at == (1, 0)]
     # East of the start the card needs a W edge: only T N-E-S turned (N-S-W) has one; a straight
@@ -101,8 +109,8 @@ def test_a_card_lies_at_0_or_180_degrees_and_180_swaps_n_s_and_e_w():
     assert board_text(public_view(after).board).split("\n")[2].split()[:2] == ["@", "NSW"]
 
 
-def test_a_symmetric_card_is_offered_in_one_orientation_only():
-    # RULES.md §1.1: a card turned 180° that looks the same is one choice, not two.
+@pytest.mark.rule("base.geometry.symmetric")
+def test_a_symmetric_card_is_offered_in_one_orientation_only() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.CROSS, Card.CURVE_NE]}, turn=P1)
     crosses = [a for a in placements(state, P1) if a.card is Card.CROSS]
     assert crosses and all(not a.rotated for a in crosses)
@@ -114,16 +122,16 @@ def test_a_symmetric_card_is_offered_in_one_orientation_only():
     )
 
 
-def test_a_dead_end_stub_must_match_its_neighbours_like_any_tunnel():
-    # RULES.md §1.1: a dead end's stubs touch its edges and must match neighbours.
+@pytest.mark.rule("base.cards.dead_ends", "base.place.match")
+def test_a_dead_end_stub_must_match_its_neighbours_like_any_tunnel() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.DEAD_N, Card.DEAD_E]}, turn=P1)
     east = {(a.card, a.rotated) for a in placements(state, P1) if a.at == (1, 0)}
     assert east == {(Card.DEAD_E, True)}  # its stub turned to the W meets the start
     assert refused(state, P1, PlaceTunnel(Card.DEAD_N, (1, 0))) is Reason.DOES_NOT_FIT
 
 
-def test_nothing_passes_through_a_dead_end():
-    # RULES.md §1.1: a dead end's stubs are not joined to each other.
+@pytest.mark.rule("base.cards.dead_ends")
+def test_nothing_passes_through_a_dead_end() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -136,16 +144,16 @@ def test_nothing_passes_through_a_dead_end():
     assert refused(state, P1, PlaceTunnel(Card.STRAIGHT_EW, (2, 0))) is Reason.NOT_CONNECTED
 
 
-def test_a_round_starts_with_the_start_card_and_three_face_down_goals():
-    # RULES.md §1.1: start at (0,0) face up; goals face down at (8,-2), (8,0), (8,2).
+@pytest.mark.rule("base.setup.layout")
+def test_a_round_starts_with_the_start_card_and_three_face_down_goals() -> None:
     view = public_view(base_game())
     assert [(c.at, c.card, c.rotated) for c in view.board.cards] == [((0, 0), Card.START, False)]
     assert [g.at for g in view.board.goals] == [(8, -2), (8, 0), (8, 2)]
     assert all(not g.revealed and g.card is None for g in view.board.goals)
 
 
-def test_the_goals_are_one_gold_and_two_coal_cards_shuffled():
-    # RULES.md §1.1: one gold, two coal, shuffled every round.
+@pytest.mark.rule("base.setup.goals")
+def test_the_goals_are_one_gold_and_two_coal_cards_shuffled() -> None:
     spots = set()
     for seed in range(12):
         state = base_game(seed=seed)
@@ -154,11 +162,11 @@ def test_the_goals_are_one_gold_and_two_coal_cards_shuffled():
     assert spots == {(8, -2), (8, 0), (8, 2)}
 
 
-# ---------------------------------------------------------------- §1.2 tunnel cards
+# ---------------------------------------------------------------- tunnel cards
 
 
-def test_the_base_game_has_40_tunnel_cards_in_the_table_counts():
-    # RULES.md §1.2
+@pytest.mark.rule("base.cards.tunnels")
+def test_the_base_game_has_40_tunnel_cards_in_the_table_counts() -> None:
     expected = {
         Card.CROSS: ("NESW", 5),
         Card.T_NES: ("NES", 5),
@@ -177,8 +185,8 @@ def test_the_base_game_has_40_tunnel_cards_in_the_table_counts():
         assert s.open_edges == _mask(edges), card
 
 
-def test_the_nine_dead_ends_have_their_stubs_joined_to_nothing():
-    # RULES.md §1.2: one of each of 9 shapes, open edges not joined.
+@pytest.mark.rule("base.cards.dead_ends")
+def test_the_nine_dead_ends_have_their_stubs_joined_to_nothing() -> None:
     shapes = {
         Card.DEAD_NESW: "NESW",
         Card.DEAD_NES: "NES",
@@ -197,8 +205,8 @@ def test_the_nine_dead_ends_have_their_stubs_joined_to_nothing():
         assert len(s.tunnels) == len(edges), card  # one stub per edge
 
 
-def test_start_gold_and_coal_cards_have_their_shapes():
-    # RULES.md §1.2: start and gold crossroads joined; coal curves N-E and N-W joined.
+@pytest.mark.rule("base.cards.start_goals")
+def test_start_gold_and_coal_cards_have_their_shapes() -> None:
     for card, edges in (
         (Card.START, "NESW"),
         (Card.GOLD, "NESW"),
@@ -208,8 +216,8 @@ def test_start_gold_and_coal_cards_have_their_shapes():
         assert spec(card).tunnels == (_mask(edges),), card
 
 
-def test_a_round_shuffles_exactly_the_40_tunnel_and_27_action_cards():
-    # RULES.md §2.1 step 1 with the counts of §1.2 and §1.3.
+@pytest.mark.rule("base.setup.deck")
+def test_a_round_shuffles_exactly_the_40_tunnel_and_27_action_cards() -> None:
     state = base_game(5)
     dealt = Counter(state.deck) + Counter(c for h in state.hands for c in h)
     assert sum(dealt.values()) == 67
@@ -217,11 +225,11 @@ def test_a_round_shuffles_exactly_the_40_tunnel_and_27_action_cards():
     assert sum(n for c, n in dealt.items() if spec(c).kind is Kind.TUNNEL) == 40
 
 
-# ---------------------------------------------------------------- §1.3 action cards
+# ---------------------------------------------------------------- action cards
 
 
-def test_the_base_game_has_27_action_cards_in_the_table_counts():
-    # RULES.md §1.3
+@pytest.mark.rule("base.cards.actions")
+def test_the_base_game_has_27_action_cards_in_the_table_counts() -> None:
     expected = {
         Card.BREAK_PICKAXE: (Kind.BREAK, (Tool.PICKAXE,), 3),
         Card.BREAK_LANTERN: (Kind.BREAK, (Tool.LANTERN,), 3),
@@ -243,8 +251,8 @@ def test_the_base_game_has_27_action_cards_in_the_table_counts():
     assert sum(copies for _, _, copies in expected.values()) == 27
 
 
-def test_a_broken_tool_can_be_put_in_front_of_any_player_including_yourself():
-    # RULES.md §1.3: broken tools go in front of any player (yourself allowed).
+@pytest.mark.rule("base.action.break")
+def test_a_broken_tool_can_be_put_in_front_of_any_player_including_yourself() -> None:
     state = setup(base_game(), hands={P1: [Card.BREAK_PICKAXE]}, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, PlayOnPlayer)]
     assert offered == [PlayOnPlayer(Card.BREAK_PICKAXE, p) for p in players(4)]
@@ -252,8 +260,8 @@ def test_a_broken_tool_can_be_put_in_front_of_any_player_including_yourself():
     assert public_view(after).seats[0].broken == (Tool.PICKAXE,)
 
 
-def test_a_player_has_at_most_one_broken_card_of_each_tool():
-    # RULES.md §1.3: at most one broken card of each tool per player.
+@pytest.mark.rule("base.action.break_limit")
+def test_a_player_has_at_most_one_broken_card_of_each_tool() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.BREAK_PICKAXE, Card.BREAK_LANTERN]},
@@ -268,8 +276,8 @@ def test_a_player_has_at_most_one_broken_card_of_each_tool():
     assert set(public_view(after).seats[1].broken) == {Tool.PICKAXE, Tool.LANTERN}
 
 
-def test_a_broken_tool_forbids_tunnel_cards_but_not_action_cards():
-    # RULES.md §1.3 and §2.2: a player with any broken tool cannot play tunnel cards.
+@pytest.mark.rule("base.place.broken_tool")
+def test_a_broken_tool_forbids_tunnel_cards_but_not_action_cards() -> None:
     for tool_card in (Card.BREAK_PICKAXE, Card.BREAK_LANTERN, Card.BREAK_CART):
         state = setup(
             base_game(),
@@ -286,8 +294,8 @@ def test_a_broken_tool_forbids_tunnel_cards_but_not_action_cards():
         assert Discard((Card.CROSS,)) in offered
 
 
-def test_a_repair_removes_the_matching_broken_card_from_any_player():
-    # RULES.md §1.3: remove the matching broken card from any player (yourself allowed).
+@pytest.mark.rule("base.action.repair")
+def test_a_repair_removes_the_matching_broken_card_from_any_player() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.REPAIR_CART]},
@@ -306,8 +314,8 @@ def test_a_repair_removes_the_matching_broken_card_from_any_player():
     assert public_view(mine).seats[0].in_front == ()
 
 
-def test_a_repair_is_not_offered_when_no_matching_tool_is_broken():
-    # RULES.md §1.3: only playable when such a broken card lies in front of someone.
+@pytest.mark.rule("base.action.repair")
+def test_a_repair_is_not_offered_when_no_matching_tool_is_broken() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.REPAIR_PICKAXE, Card.REPAIR_LANTERN_CART]},
@@ -323,8 +331,8 @@ def test_a_repair_is_not_offered_when_no_matching_tool_is_broken():
     assert not [a for a in legal_actions(nothing, P1) if isinstance(a, PlayOnPlayer)]
 
 
-def test_a_double_repair_fixes_exactly_one_of_its_two_tools():
-    # RULES.md §1.3: repairs exactly one of its two tools.
+@pytest.mark.rule("base.action.repair_double")
+def test_a_double_repair_fixes_exactly_one_of_its_two_tools() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.REPAIR_PICKAXE_LANTERN]},
@@ -340,8 +348,8 @@ def test_a_double_repair_fixes_exactly_one_of_its_two_tools():
     assert public_view(after).seats[1].in_front == (Card.BREAK_PICKAXE, Card.BREAK_CART)
 
 
-def test_a_double_repair_only_fixes_a_tool_that_is_broken():
-    # RULES.md §1.3: a repair removes a broken card; a tool that is not broken is not offered.
+@pytest.mark.rule("base.action.repair_double")
+def test_a_double_repair_only_fixes_a_tool_that_is_broken() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.REPAIR_PICKAXE_LANTERN]},
@@ -356,8 +364,8 @@ def test_a_double_repair_only_fixes_a_tool_that_is_broken():
     assert refused(state, P1, cart) is Reason.BAD_TARGET
 
 
-def test_map_shows_a_face_down_goal_to_its_player_only():
-    # RULES.md §1.3 and §5: look secretly; the group learns which goal, never what was seen.
+@pytest.mark.rule("base.action.map", "privacy.map")
+def test_map_shows_a_face_down_goal_to_its_player_only() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.MAP, Card.CROSS]}, turn=P1)
     tr = apply(state, P1, UseMap((8, 0)))
     (used,) = of_type(tr.events, MapUsed)
@@ -376,8 +384,8 @@ def test_map_shows_a_face_down_goal_to_its_player_only():
         assert all(g.card is None and not g.peeked for g in view.goals)
 
 
-def test_map_is_offered_for_face_down_goals_only():
-    # RULES.md §1.3 and §5: only face-down goals are offered.
+@pytest.mark.rule("base.action.map")
+def test_map_is_offered_for_face_down_goals_only() -> None:
     board = """
     . . . . . . . . ?%NW
     . . . . . . . . .
@@ -401,15 +409,15 @@ CORRIDOR = """
 """
 
 
-def test_rockfall_cannot_remove_the_start_card():
-    # RULES.md §1.3 and §5: never the start.
+@pytest.mark.rule("base.action.rockfall")
+def test_rockfall_cannot_remove_the_start_card() -> None:
     state = setup(base_game(), board=CORRIDOR, hands={P1: [Card.ROCKFALL]}, turn=P1)
     assert Rockfall((0, 0)) not in legal_actions(state, P1)
     assert refused(state, P1, Rockfall((0, 0))) is Reason.NOTHING_TO_REMOVE
 
 
-def test_rockfall_cannot_remove_a_goal_face_down_or_revealed():
-    # RULES.md §1.3 and §5: never a goal.
+@pytest.mark.rule("base.action.rockfall", "ruling.coal_route")
+def test_rockfall_cannot_remove_a_goal_face_down_or_revealed() -> None:
     board = """
     . . . . . . . . ?%NW
     . . . . . . . . .
@@ -424,8 +432,8 @@ def test_rockfall_cannot_remove_a_goal_face_down_or_revealed():
         assert refused(state, P1, Rockfall(at)) is Reason.NOTHING_TO_REMOVE
 
 
-def test_rockfall_removes_one_tunnel_and_cards_cut_off_by_it_stay():
-    # RULES.md §1.3: remove one tunnel card; cards cut off by it stay.
+@pytest.mark.rule("base.action.rockfall", "privacy.public")
+def test_rockfall_removes_one_tunnel_and_cards_cut_off_by_it_stay() -> None:
     state = setup(base_game(), board=CORRIDOR, hands={P1: [Card.ROCKFALL]}, turn=P1)
     tr = apply(state, P1, Rockfall((1, 0)))
     (fall,) = of_type(tr.events, RockfallPlayed)
@@ -437,8 +445,8 @@ def test_rockfall_removes_one_tunnel_and_cards_cut_off_by_it_stay():
     )
 
 
-def test_after_a_rockfall_a_placement_must_connect_to_the_start_again():
-    # RULES.md §1.3 and §2.2: the network is recomputed; cut-off cards no longer connect.
+@pytest.mark.rule("base.action.rockfall", "base.place.connected")
+def test_after_a_rockfall_a_placement_must_connect_to_the_start_again() -> None:
     state = setup(
         base_game(),
         board=CORRIDOR,
@@ -453,11 +461,11 @@ def test_after_a_rockfall_a_placement_must_connect_to_the_start_again():
     assert refused(after, P2, PlaceTunnel(Card.STRAIGHT_EW, (4, 0))) is Reason.NOT_CONNECTED
 
 
-# ---------------------------------------------------------------- §1.4 gold and roles
+# ---------------------------------------------------------------- gold and roles
 
 
-def test_there_are_28_gold_cards_16_ones_8_twos_4_threes():
-    # RULES.md §1.4
+@pytest.mark.rule("base.cards.gold")
+def test_there_are_28_gold_cards_16_ones_8_twos_4_threes() -> None:
     assert Counter(base_game().gold_deck) == Counter({1: 16, 2: 8, 3: 4})
 
 
@@ -465,41 +473,41 @@ ROLE_TABLE = {3: (1, 3, 6), 4: (1, 4, 6), 5: (2, 4, 6), 6: (2, 5, 5)}
 ROLE_TABLE |= {7: (3, 5, 5), 8: (3, 6, 4), 9: (3, 7, 4), 10: (4, 7, 4)}
 
 
+@pytest.mark.rule("base.roles.table")
 @pytest.mark.parametrize("n", sorted(ROLE_TABLE))
-def test_roles_are_dealt_from_players_plus_one_cards_with_one_hidden(n):
-    # RULES.md §1.4: saboteur and miner cards per count; one card stays hidden.
+def test_roles_are_dealt_from_players_plus_one_cards_with_one_hidden(n: int) -> None:
     saboteurs, miners, _ = ROLE_TABLE[n]
     state = base_game(n, seed=n)
     assert len(state.roles) == n and len(state.spare_roles) == 1
     assert Counter(state.roles + state.spare_roles) == Counter({S: saboteurs, M: miners})
 
 
+@pytest.mark.rule("base.setup.hand_size", "base.roles.table")
 @pytest.mark.parametrize("n", sorted(ROLE_TABLE))
-def test_hand_size_depends_on_the_player_count(n):
-    # RULES.md §1.4: hand size per count.
+def test_hand_size_depends_on_the_player_count(n: int) -> None:
     state = base_game(n, seed=n)
     assert [len(h) for h in state.hands] == [ROLE_TABLE[n][2]] * n
     assert len(state.deck) == 67 - n * ROLE_TABLE[n][2]
 
 
-def test_the_real_number_of_saboteurs_can_be_zero_with_3_or_4_players():
-    # RULES.md §1.4: with 3-4 players the hidden card can be the only saboteur.
+@pytest.mark.rule("base.roles.hidden_card")
+def test_the_real_number_of_saboteurs_can_be_zero_with_3_or_4_players() -> None:
     counts = {base_game(n, seed=seed).roles.count(S) for n in (3, 4) for seed in range(30)}
     assert counts == {0, 1}
 
 
+@pytest.mark.rule("base.setup.players")
 @pytest.mark.parametrize("n", [2, 11])
-def test_the_base_game_is_for_3_to_10_players(n):
-    # RULES.md: Saboteur (base, 3-10 players).
+def test_the_base_game_is_for_3_to_10_players(n: int) -> None:
     with pytest.raises(ValueError):
         new_game(players(n), seed=1)
 
 
-# ---------------------------------------------------------------- §2.1 a round
+# ---------------------------------------------------------------- a round
 
 
-def test_roles_and_hands_are_dealt_secretly():
-    # RULES.md §2.1 step 1: deal roles secretly; §5: roles and hands are private.
+@pytest.mark.rule("base.setup.deal", "privacy.roles", "privacy.hands")
+def test_roles_and_hands_are_dealt_secretly() -> None:
     tr = end_round(base_game(), P1)
     dealt = of_type(tr.events, RoleDealt) + of_type(tr.events, HandDealt)
     assert len(dealt) == 8
@@ -510,25 +518,25 @@ def test_roles_and_hands_are_dealt_secretly():
     assert player_view(tr.state, P2).hand == tr.state.hands[1]
 
 
-def test_the_first_round_is_started_by_a_random_player():
-    # RULES.md §2.1 step 2
+@pytest.mark.rule("base.turn.first")
+def test_the_first_round_is_started_by_a_random_player() -> None:
     starters = {current_player(base_game(seed=seed)) for seed in range(20)}
     assert starters == set(players(4))
 
 
-def test_play_goes_clockwise_in_join_order():
-    # RULES.md §2.1 step 2: clockwise is the join order of the game.
+@pytest.mark.rule("base.turn.order")
+def test_play_goes_clockwise_in_join_order() -> None:
     state = setup(base_game(), turn=P3)
     seen = []
     for _ in range(5):
-        player = current_player(state)
+        player = to_act(state)
         seen.append(player)
         state = act(state, player, Discard((state.hands[state.seat_of(player)][0],)))
     assert seen == [P3, P4, P1, P2, P3]
 
 
-def test_a_turn_is_one_card_then_one_draw():
-    # RULES.md §2.1 step 3: exactly one card, then one draw when the deck is not empty.
+@pytest.mark.rule("base.turn.draw", "privacy.hands")
+def test_a_turn_is_one_card_then_one_draw() -> None:
     state = setup(
         base_game(),
         board=EMPTY,
@@ -544,8 +552,8 @@ def test_a_turn_is_one_card_then_one_draw():
     assert current_player(tr.state) == P2
 
 
-def test_a_player_discards_exactly_one_card_face_down():
-    # RULES.md §2.1 step 3 and §5: discard one card face down; the group sees "a card".
+@pytest.mark.rule("base.turn.discard", "privacy.discards")
+def test_a_player_discards_exactly_one_card_face_down() -> None:
     state = setup(base_game(), hands={P1: [Card.MAP, Card.CROSS]}, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, Discard)]
     assert offered == [Discard((Card.CROSS,)), Discard((Card.MAP,))]
@@ -557,8 +565,8 @@ def test_a_player_discards_exactly_one_card_face_down():
     assert public_view(tr.state).discard_size == public_view(state).discard_size + 1
 
 
-def test_a_player_with_an_empty_hand_passes():
-    # RULES.md §2.1 step 3 and §5: an empty hand passes (is skipped).
+@pytest.mark.rule("base.turn.empty_hand", "privacy.public")
+def test_a_player_with_an_empty_hand_passes() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.MAP], P2: [], P3: [], P4: [Card.MAP]},
@@ -569,13 +577,13 @@ def test_a_player_with_an_empty_hand_passes():
     tr = apply(state, P1, Discard((Card.MAP,)))
     assert current_player(tr.state) == P4
     assert tr.state.round == 1
-    # The group is told who passed (RULES.md §5: every public fact).
+    # The group is told who passed.
     assert [e.player for e in of_type(tr.events, PlayerPassed)] == [P2, P3]
     assert all(e.audience is None for e in of_type(tr.events, PlayerPassed))
 
 
-def test_when_the_deck_is_empty_nobody_draws_and_players_still_play():
-    # RULES.md §5: nobody draws; players must still play or discard.
+@pytest.mark.rule("base.turn.deck_empty")
+def test_when_the_deck_is_empty_nobody_draws_and_players_still_play() -> None:
     state = setup(base_game(), hands={P1: [Card.MAP, Card.CROSS], P2: [Card.MAP]}, deck=[], turn=P1)
     tr = apply(state, P1, Discard((Card.MAP,)))
     assert of_type(tr.events, CardDrawn) == []
@@ -584,25 +592,25 @@ def test_when_the_deck_is_empty_nobody_draws_and_players_still_play():
     assert legal_actions(tr.state, P2)
 
 
-# ---------------------------------------------------------------- §2.2 placing a tunnel
+# ---------------------------------------------------------------- placing a tunnel
 
 
-def test_a_tunnel_goes_in_an_empty_cell():
-    # RULES.md §2.2: in an empty cell.
+@pytest.mark.rule("base.place.empty_cell")
+def test_a_tunnel_goes_in_an_empty_cell() -> None:
     state = setup(base_game(), board=CORRIDOR, hands={P1: [Card.CROSS]}, turn=P1)
     for at in ((0, 0), (2, 0), (8, 0)):
         assert refused(state, P1, PlaceTunnel(Card.CROSS, at)) is Reason.CELL_TAKEN
 
 
-def test_a_tunnel_goes_next_to_a_card_already_in_the_maze():
-    # RULES.md §2.2: next to at least one card already in the maze.
+@pytest.mark.rule("base.place.adjacent")
+def test_a_tunnel_goes_next_to_a_card_already_in_the_maze() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.CROSS]}, turn=P1)
     assert cells(state, P1) == {(1, 0), (-1, 0), (0, 1), (0, -1)}
     assert refused(state, P1, PlaceTunnel(Card.CROSS, (3, 3))) is Reason.NOT_CONNECTED
 
 
-def test_every_side_matches_every_placed_neighbour():
-    # RULES.md §2.2: open meets open, rock meets rock, on every side.
+@pytest.mark.rule("base.place.match")
+def test_every_side_matches_every_placed_neighbour() -> None:
     board = """
     . . . . . . . . ?%NE
     . . EW . . . . . .
@@ -619,8 +627,8 @@ def test_every_side_matches_every_placed_neighbour():
     assert refused(state, P1, PlaceTunnel(Card.STRAIGHT_EW, (2, 0))) is Reason.DOES_NOT_FIT
 
 
-def test_a_placement_must_connect_to_the_start():
-    # RULES.md §2.2: connected to the start through joined tunnels.
+@pytest.mark.rule("base.place.connected")
+def test_a_placement_must_connect_to_the_start() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -633,8 +641,8 @@ def test_a_placement_must_connect_to_the_start():
     assert refused(state, P1, PlaceTunnel(Card.STRAIGHT_EW, (4, 0))) is Reason.NOT_CONNECTED
 
 
-def test_a_dead_end_stub_connects_the_new_card_but_leads_nowhere():
-    # RULES.md §2.2: one of the new card's open edges (a dead-end stub counts) meets the network.
+@pytest.mark.rule("base.place.connected", "base.cards.dead_ends")
+def test_a_dead_end_stub_connects_the_new_card_but_leads_nowhere() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -648,8 +656,8 @@ def test_a_dead_end_stub_connects_the_new_card_but_leads_nowhere():
     assert {(3, 0), (2, 1), (2, -1)} & cells(after, P2) == set()
 
 
-def test_a_face_down_goal_imposes_no_edge_constraint():
-    # RULES.md §2.2 and §5: placement next to a face-down goal is allowed, edges unconstrained.
+@pytest.mark.rule("base.place.hidden_goal")
+def test_a_face_down_goal_imposes_no_edge_constraint() -> None:
     board = """
     . . . . . . . . ?%NE
     ES EW EW EW EW EW EW EW .
@@ -664,8 +672,8 @@ def test_a_face_down_goal_imposes_no_edge_constraint():
     assert not any(g.revealed for g in after.goals)
 
 
-def test_a_face_down_goal_does_not_connect_the_cards_beyond_it():
-    # RULES.md §2.2 and §5: never through a face-down goal; it is not connected until revealed.
+@pytest.mark.rule("base.place.hidden_goal")
+def test_a_face_down_goal_does_not_connect_the_cards_beyond_it() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -678,11 +686,11 @@ def test_a_face_down_goal_does_not_connect_the_cards_beyond_it():
     assert refused(state, P1, PlaceTunnel(Card.STRAIGHT_EW, (10, 0))) is Reason.NOT_CONNECTED
 
 
-# ---------------------------------------------------------------- §2.3 reaching a goal
+# ---------------------------------------------------------------- reaching a goal
 
 
-def test_reaching_the_gold_reveals_it_and_the_miners_win_at_once():
-    # RULES.md §2.3: the gold is turned face up; the round ends at once; the miners win.
+@pytest.mark.rule("base.goal.reach", "base.goal.gold")
+def test_reaching_the_gold_reveals_it_and_the_miners_win_at_once() -> None:
     state = setup(base_game(), roles=[M, M, S, M])
     tr = find_gold(state, P2)
     (rev,) = of_type(tr.events, GoalRevealed)
@@ -694,8 +702,8 @@ def test_reaching_the_gold_reveals_it_and_the_miners_win_at_once():
     assert tr.state.round == 2
 
 
-def test_reaching_a_coal_goal_reveals_it_and_play_continues():
-    # RULES.md §2.3: coal: play continues.
+@pytest.mark.rule("base.goal.coal")
+def test_reaching_a_coal_goal_reveals_it_and_play_continues() -> None:
     state = setup(base_game(), board=COAL_NEXT, hands={P1: [Card.STRAIGHT_EW]}, turn=P1)
     tr = apply(state, P1, LAST_STEP)
     (rev,) = of_type(tr.events, GoalRevealed)
@@ -708,13 +716,13 @@ def test_reaching_a_coal_goal_reveals_it_and_play_continues():
     assert not goals[(8, 2)].revealed
 
 
+@pytest.mark.rule("ruling.coal_orientation")
 @pytest.mark.parametrize(
     ("coal", "rotated"),
     [("?%NE", True), ("?%NW", False)],
 )
-def test_a_revealed_coal_goal_turns_to_match_the_card_just_played(coal, rotated):
-    # RULES.md §2.3: it takes the orientation that matches the card just played (from the W:
-    # the N-E curve turns to S-W, the N-W curve already opens to the W).
+def test_a_revealed_coal_goal_turns_to_match_the_card_just_played(coal: str, rotated: bool) -> None:
+    # From the W: the N-E curve turns to S-W; the N-W curve already opens to the W.
     board = f"""
     . . . . . . . . ?$
     . . . . . . . . .
@@ -747,6 +755,7 @@ ES EW EW EW EW EW EW EW .
 """
 
 
+@pytest.mark.rule("ruling.coal_orientation", "ruling.coal_mismatch")
 @pytest.mark.parametrize(
     ("board", "action", "rotated"),
     [
@@ -755,10 +764,8 @@ ES EW EW EW EW EW EW EW .
     ],
 )
 def test_a_coal_goal_matching_no_orientation_stays_turned_to_the_card_just_played(
-    board, action, rotated
-):
-    # RULES.md §2.3: if neither orientation matches all its neighbours it stays anyway, turned
-    # to match the card just played.
+    board: str, action: PlaceTunnel, rotated: bool
+) -> None:
     state = setup(base_game(), board=board, hands={P1: [Card.STRAIGHT_EW, Card.CURVE_NE]}, turn=P1)
     tr = apply(state, P1, action)
     (rev,) = of_type(tr.events, GoalRevealed)
@@ -766,8 +773,9 @@ def test_a_coal_goal_matching_no_orientation_stays_turned_to_the_card_just_playe
     assert tr.state.round == 1
 
 
-def test_a_coal_goal_reached_by_a_rejoined_section_lies_to_match_its_neighbours():
-    # RULES.md §2.3 and §5: neighbours first (here the card just played is not next to it).
+@pytest.mark.rule("ruling.coal_orientation")
+def test_a_coal_goal_reached_by_a_rejoined_section_lies_to_match_its_neighbours() -> None:
+    # The card just placed is not next to the goal: the neighbours decide.
     board = """
     . . . . . . . . ?$
     . . . . . . . . .
@@ -781,9 +789,10 @@ def test_a_coal_goal_reached_by_a_rejoined_section_lies_to_match_its_neighbours(
     assert (rev.at, rev.card, rev.rotated) == ((8, 0), Card.COAL_NE, True)
 
 
-def test_a_coal_goal_with_nothing_to_choose_between_its_orientations_lies_at_0_degrees():
-    # RULES.md §5: if both orientations match the card just played (here it is not next to the
-    # goal) and neither fits all the neighbours, 0°.
+@pytest.mark.rule("ruling.coal_orientation", "ruling.coal_mismatch")
+def test_a_coal_goal_with_nothing_to_choose_between_its_orientations_lies_at_0_degrees() -> None:
+    # Not next to the card just placed and fitting neither way: 0°, which turns rock to
+    # the corridor that reached it.
     board = """
     . . . . . . . . ?$
     . . . . . . . . SW
@@ -797,8 +806,8 @@ def test_a_coal_goal_with_nothing_to_choose_between_its_orientations_lies_at_0_d
     assert (rev.at, rev.card, rev.rotated) == ((8, 0), Card.COAL_NE, False)
 
 
-def test_a_cut_off_section_joined_again_reveals_the_gold_it_reaches():
-    # RULES.md §2.3: this includes a section cut off by a rockfall that the placement joins up.
+@pytest.mark.rule("base.goal.reach")
+def test_a_cut_off_section_joined_again_reveals_the_gold_it_reaches() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -814,8 +823,8 @@ def test_a_cut_off_section_joined_again_reveals_the_gold_it_reaches():
     assert (ended.result.winners, ended.result.finder) == ((Side.MINERS,), P3)
 
 
-def test_one_placement_can_reach_two_goals_and_both_are_revealed():
-    # RULES.md §2.3: one placement can reach two goals: reveal both.
+@pytest.mark.rule("base.goal.several")
+def test_one_placement_can_reach_two_goals_and_both_are_revealed() -> None:
     board = """
     . . . . . . . . ?%NE
     ES EW EW EW EW EW EW EW .
@@ -831,8 +840,29 @@ def test_one_placement_can_reach_two_goals_and_both_are_revealed():
     assert ended.result.winners == (Side.MINERS,)
 
 
-def test_a_route_passes_through_a_revealed_coal_goal():
-    # RULES.md §2.3 and §5: a revealed coal goal is an ordinary joined tunnel.
+@pytest.mark.rule("base.goal.several", "base.goal.reach")
+def test_a_coal_goal_turned_up_leads_on_to_the_goal_behind_it_in_the_same_move() -> None:
+    # The coal turns to S-W to fit the corridor and the straight below it, which runs on to the
+    # gold.
+    board = """
+    . . . . . . . . ?%NW
+    . . . . . . . . .
+    @ EW EW EW EW EW EW . ?%NE
+    . . . . . . . . NS
+    . . . . . . . . ?$
+    """
+    state = setup(
+        base_game(), board=board, roles=[M, M, S, M], hands={P1: [Card.STRAIGHT_EW]}, turn=P1
+    )
+    tr = apply(state, P1, LAST_STEP)
+    revealed = [(e.at, e.card, e.rotated) for e in of_type(tr.events, GoalRevealed)]
+    assert revealed == [((8, 0), Card.COAL_NE, True), ((8, 2), Card.GOLD, False)]
+    (ended,) = of_type(tr.events, RoundEnded)
+    assert (ended.result.winners, ended.result.finder) == ((Side.MINERS,), P1)
+
+
+@pytest.mark.rule("ruling.coal_route")
+def test_a_route_passes_through_a_revealed_coal_goal() -> None:
     board = """
     . . . . . . . . ?%NW
     . . . . . . . . .
@@ -848,8 +878,8 @@ def test_a_route_passes_through_a_revealed_coal_goal():
     assert of_type(tr.events, RoundEnded)[0].result.winners == (Side.MINERS,)
 
 
-def test_a_revealed_coal_goal_constrains_its_neighbours():
-    # RULES.md §2.3: from then on it is an ordinary tunnel (rock meets rock).
+@pytest.mark.rule("ruling.coal_route")
+def test_a_revealed_coal_goal_constrains_its_neighbours() -> None:
     board = """
     . . . . . . . . ?%NW
     . . . . . . . . .
@@ -865,11 +895,11 @@ def test_a_revealed_coal_goal_constrains_its_neighbours():
     assert refused(state, P1, PlaceTunnel(Card.STRAIGHT_EW, (8, 1))) is Reason.DOES_NOT_FIT
 
 
-# ---------------------------------------------------------------- §2.4 end of round, payout
+# ---------------------------------------------------------------- end of round, payout
 
 
-def test_the_round_ends_when_the_deck_and_every_hand_are_empty():
-    # RULES.md §2.4: the deck is empty and every hand is empty.
+@pytest.mark.rule("base.end.round")
+def test_the_round_ends_when_the_deck_and_every_hand_are_empty() -> None:
     state = setup(
         base_game(), hands={P1: [Card.MAP], P2: [Card.MAP]}, others_empty=True, deck=[], turn=P1
     )
@@ -882,8 +912,8 @@ def test_the_round_ends_when_the_deck_and_every_hand_are_empty():
     assert last.state.round == 2
 
 
-def test_roles_are_revealed_to_the_group_at_round_end():
-    # RULES.md §2.4: roles are revealed (to the group) at round end.
+@pytest.mark.rule("base.end.reveal")
+def test_roles_are_revealed_to_the_group_at_round_end() -> None:
     state = setup(base_game(), roles=[S, M, M, M])
     tr = end_round(state, P1)
     (ended,) = of_type(tr.events, RoundEnded)
@@ -892,13 +922,12 @@ def test_roles_are_revealed_to_the_group_at_round_end():
     assert public_view(tr.state).results[-1].roles == ended.result.roles
 
 
-def _paid(events):
+def _paid(events: Iterable[Event]) -> dict[PlayerId, list[int]]:
     return {e.player: sorted(e.cards, reverse=True) for e in of_type(events, GoldReceived)}
 
 
-def test_miners_share_as_many_gold_cards_as_players_finder_first_then_counter_clockwise():
-    # RULES.md §2.4: N cards; the finder first, then counter-clockwise among miners only;
-    # each takes the highest card left.
+@pytest.mark.rule("base.payout.miners")
+def test_miners_share_as_many_gold_cards_as_players_finder_first_then_counter_clockwise() -> None:
     state = setup(
         base_game(5),
         roles=[M, S, M, M, S],
@@ -913,8 +942,8 @@ def test_miners_share_as_many_gold_cards_as_players_finder_first_then_counter_cl
     assert of_type(tr.events, RoundEnded)[0].result.paid == (P1, P3, P4)
 
 
-def test_at_most_9_gold_cards_are_drawn_for_the_miners():
-    # RULES.md §2.4: as many as there are players, 9 at most.
+@pytest.mark.rule("base.payout.miners")
+def test_at_most_9_gold_cards_are_drawn_for_the_miners() -> None:
     state = setup(base_game(10), roles=[M] * 7 + [S] * 3)
     tr = find_gold(state, P1)
     drawn = [c for cards in _paid(tr.events).values() for c in cards]
@@ -923,8 +952,10 @@ def test_at_most_9_gold_cards_are_drawn_for_the_miners():
     assert sum(tr.state.gold) == sum(drawn)
 
 
-def test_when_a_saboteur_reaches_the_gold_the_handout_starts_at_the_first_miner_before_him():
-    # RULES.md §2.4: the handout starts at the first miner counter-clockwise from the saboteur.
+@pytest.mark.rule("base.payout.saboteur_finder")
+def test_when_a_saboteur_reaches_the_gold_the_handout_starts_at_the_first_miner_before_him() -> (
+    None
+):
     state = setup(base_game(5), roles=[M, S, M, M, S], gold_deck=[1, 1, 2, 3, 1, 3])
     tr = find_gold(state, P2)
     assert of_type(tr.events, RoundEnded)[0].result.finder == P2
@@ -932,8 +963,8 @@ def test_when_a_saboteur_reaches_the_gold_the_handout_starts_at_the_first_miner_
     assert tr.state.gold == (4, 0, 2, 4, 0)
 
 
-def test_per_miner_variant_draws_one_gold_card_per_miner():
-    # RULES.md §2.4: variant gold=per_miner: one card per miner; each gets one.
+@pytest.mark.rule("variant.gold_per_miner")
+def test_per_miner_variant_draws_one_gold_card_per_miner() -> None:
     state = setup(
         base_game(5, options=Options(gold=GoldRule.PER_MINER)),
         roles=[M, S, M, M, S],
@@ -944,8 +975,8 @@ def test_per_miner_variant_draws_one_gold_card_per_miner():
     assert tr.state.gold_deck == (1, 1, 1, 1)
 
 
-def test_greedy_dwarf_variant_pays_no_miner_with_a_broken_tool():
-    # RULES.md §2.4: variant greedy_dwarf: miners with a broken tool at round end get nothing.
+@pytest.mark.rule("variant.greedy_dwarf")
+def test_greedy_dwarf_variant_pays_no_miner_with_a_broken_tool() -> None:
     state = setup(
         base_game(5, options=Options(greedy_dwarf=True)),
         roles=[M, S, M, M, S],
@@ -957,9 +988,25 @@ def test_greedy_dwarf_variant_pays_no_miner_with_a_broken_tool():
     assert tr.state.gold[0] == 0
 
 
+@pytest.mark.rule("variant.gold_per_miner", "variant.greedy_dwarf")
+def test_with_both_variants_one_gold_card_is_drawn_per_miner_who_is_paid() -> None:
+    both = Options(gold=GoldRule.PER_MINER, greedy_dwarf=True)
+    state = setup(
+        base_game(5, options=both),
+        roles=[M, S, M, M, S],
+        gold_deck=[1, 1, 2, 3],
+        in_front={P1: [Card.BREAK_LANTERN]},
+    )
+    tr = find_gold(state, P3)
+    assert _paid(tr.events) == {P3: [3], P4: [2]}
+    assert tr.state.gold_deck == (1, 1)
+
+
+@pytest.mark.rule("base.payout.saboteurs")
 @pytest.mark.parametrize(("saboteurs", "share"), [(1, 4), (2, 3), (3, 3), (4, 2)])
-def test_each_saboteur_takes_the_gold_of_the_table_by_saboteur_count(saboteurs, share):
-    # RULES.md §2.4: worth 4 (1 saboteur), 3 (2 or 3), or 2 (4).
+def test_each_saboteur_takes_the_gold_of_the_table_by_saboteur_count(
+    saboteurs: int, share: int
+) -> None:
     roles = [S] * saboteurs + [M] * (10 - saboteurs)
     last = players(10)[9]
     tr = end_round(setup(base_game(10), roles=roles), last)
@@ -968,8 +1015,8 @@ def test_each_saboteur_takes_the_gold_of_the_table_by_saboteur_count(saboteurs, 
     assert of_type(tr.events, RoundEnded)[0].result.winners == (Side.SABOTEURS,)
 
 
-def test_saboteurs_take_the_fewest_cards_that_make_the_exact_amount():
-    # RULES.md §2.4: with the fewest cards that make the exact amount.
+@pytest.mark.rule("base.payout.saboteurs")
+def test_saboteurs_take_the_fewest_cards_that_make_the_exact_amount() -> None:
     state = setup(base_game(5), roles=[M, S, M, S, M], gold_deck=[1, 1, 1, 2, 3])
     tr = end_round(state, P1)
     assert _paid(tr.events) == {P2: [3], P4: [2, 1]}
@@ -978,16 +1025,16 @@ def test_saboteurs_take_the_fewest_cards_that_make_the_exact_amount():
     assert _paid(end_round(single, P1).events) == {P1: [2, 2]}
 
 
-def test_saboteurs_take_the_largest_amount_below_when_the_exact_one_cannot_be_made():
-    # RULES.md §2.4: if the exact amount can no longer be made, the largest amount below it.
+@pytest.mark.rule("base.payout.saboteurs")
+def test_saboteurs_take_the_largest_amount_below_when_the_exact_one_cannot_be_made() -> None:
     state = setup(base_game(4), roles=[S, M, M, M], gold_deck=[3, 3, 3])
     tr = end_round(state, P2)
     assert _paid(tr.events) == {P1: [3]}
     assert tr.state.gold == (3, 0, 0, 0)
 
 
-def test_nobody_is_paid_when_no_one_is_a_saboteur():
-    # RULES.md §2.4: with 0 saboteurs, nobody is paid.
+@pytest.mark.rule("base.payout.no_saboteur")
+def test_nobody_is_paid_when_no_one_is_a_saboteur() -> None:
     state = setup(base_game(4), roles=[M, M, M, M], spare_roles=[S])
     tr = end_round(state, P2)
     (ended,) = of_type(tr.events, RoundEnded)
@@ -998,8 +1045,8 @@ def test_nobody_is_paid_when_no_one_is_a_saboteur():
     assert tr.state.gold_deck == state.gold_deck
 
 
-def test_each_players_gold_is_secret_until_the_game_ends():
-    # RULES.md §2.4 and §5: only its owner sees a player's gold.
+@pytest.mark.rule("privacy.gold")
+def test_each_players_gold_is_secret_until_the_game_ends() -> None:
     state = setup(base_game(5), roles=[M, S, M, M, S], gold_deck=[1, 1, 1, 1, 3, 2, 3, 1])
     tr = find_gold(state, P3)
     received = of_type(tr.events, GoldReceived)
@@ -1011,11 +1058,11 @@ def test_each_players_gold_is_secret_until_the_game_ends():
     assert "gold" not in {f.name for f in dataclasses.fields(view.results[0])}
 
 
-# ---------------------------------------------------------------- §2.5 the game
+# ---------------------------------------------------------------- the game
 
 
-def test_a_game_is_three_rounds_and_gold_is_kept():
-    # RULES.md §2.5: three rounds; roles, deck, start and goals reset; gold kept.
+@pytest.mark.rule("base.game.rounds", "base.game.winner")
+def test_a_game_is_three_rounds_and_gold_is_kept() -> None:
     state = setup(base_game(5), roles=[M, S, M, M, S], gold_deck=[1, 1, 1, 1, 3, 2, 3, 1])
     first = find_gold(state, P3).state
     assert (first.round, first.phase, first.gold) == (2, Phase.PLAYING, (4, 0, 4, 2, 0))
@@ -1035,30 +1082,32 @@ def test_a_game_is_three_rounds_and_gold_is_kept():
     assert of_type(last.events, RoundStarted) == []
 
 
-def test_the_gold_cards_are_shuffled_once_per_game():
-    # RULES.md §1.4: shuffled once per game (not each round).
+@pytest.mark.rule("base.cards.gold")
+def test_the_gold_cards_are_shuffled_once_per_game() -> None:
     state = setup(base_game(5), roles=[M, S, M, M, S])
     tr = find_gold(state, P3)
     assert tr.state.gold_deck == state.gold_deck[:-5]
 
 
+@pytest.mark.rule("base.turn.next_round")
 @pytest.mark.parametrize(("last", "starter"), [(P3, P4), (P4, P1)])
-def test_the_next_round_starts_after_the_player_who_played_the_last_card(last, starter):
-    # RULES.md §2.1 step 2: later rounds are started by the player after the last one.
+def test_the_next_round_starts_after_the_player_who_played_the_last_card(
+    last: PlayerId, starter: PlayerId
+) -> None:
     tr = end_round(base_game(), last)
     (started,) = of_type(tr.events, RoundStarted)
     assert (started.round, started.starter) == (2, starter)
     assert current_player(tr.state) == starter
 
 
-def test_the_next_round_starts_after_the_player_who_reached_the_gold():
-    # RULES.md §2.1 step 2
+@pytest.mark.rule("base.turn.next_round")
+def test_the_next_round_starts_after_the_player_who_reached_the_gold() -> None:
     tr = find_gold(setup(base_game(), roles=[M, M, M, S]), P2)
     assert current_player(tr.state) == P3
 
 
-def test_most_nuggets_wins_and_all_tied_players_win():
-    # RULES.md §2.5: most nuggets wins; all tied players win.
+@pytest.mark.rule("base.game.winner")
+def test_most_nuggets_wins_and_all_tied_players_win() -> None:
     state = setup(base_game(), round_no=3, roles=[M] * 4, gold={P1: 5, P2: 2, P3: 5, P4: 4})
     tr = end_round(state, P1)
     (over,) = of_type(tr.events, GameEnded)
@@ -1070,22 +1119,22 @@ def test_most_nuggets_wins_and_all_tied_players_win():
 # ---------------------------------------------------------------- state, views, refusals
 
 
-def test_every_apply_bumps_the_version_by_one():
-    # RULES.md §5 (who sees what): every public fact is a new version of the game.
+def test_every_apply_bumps_the_version_by_one() -> None:
+    # Views and buttons name a version: each accepted action makes exactly one.
     state = base_game()
     for _ in range(6):
-        player = current_player(state)
+        player = to_act(state)
         version = state.version
         state = apply(state, player, legal_actions(state, player)[0]).state
         assert state.version == version + 1
         assert public_view(state).version == version + 1
 
 
-def _playout(seed, moves):
+def _playout(seed: int, moves: int) -> tuple[GameState, list[tuple[Event, ...]]]:
     state = base_game(5, seed=seed)
-    trail = []
+    trail: list[tuple[Event, ...]] = []
     for i in range(moves):
-        player = current_player(state)
+        player = to_act(state)
         options = legal_actions(state, player)
         tr = apply(state, player, options[(i * 7) % len(options)])
         trail.append(tr.events)
@@ -1093,8 +1142,8 @@ def _playout(seed, moves):
     return state, trail
 
 
-def test_the_same_seed_and_moves_give_the_same_game():
-    # RULES.md preamble and STYLE.md: seeded shuffles, so a game replays exactly.
+@pytest.mark.rule("base.setup.chance")
+def test_the_same_seed_and_moves_give_the_same_game() -> None:
     a, events_a = _playout(11, 25)
     b, events_b = _playout(11, 25)
     assert to_json(a) == to_json(b)
@@ -1102,24 +1151,24 @@ def test_the_same_seed_and_moves_give_the_same_game():
     assert to_json(base_game(5, seed=11)) != to_json(base_game(5, seed=12))
 
 
-def test_the_state_round_trips_through_json():
-    # The codec keeps every rule-relevant fact (RULES.md §2: roles, hands, deck, maze, gold).
+def test_the_state_round_trips_through_json() -> None:
+    # The codec keeps every fact the rules use: roles, hands, deck, maze, gold.
     state, _ = _playout(3, 20)
     back = from_json(to_json(state))
     assert back == state
-    player = current_player(state)
+    player = to_act(state)
     assert legal_actions(back, player) == legal_actions(state, player)
 
 
-def test_an_action_out_of_turn_is_refused():
-    # RULES.md §2.1 step 2: players act in turn.
+@pytest.mark.rule("base.turn.order")
+def test_an_action_out_of_turn_is_refused() -> None:
     state = setup(base_game(), hands={P2: [Card.MAP]}, turn=P1)
     assert legal_actions(state, P2) == ()
     assert refused(state, P2, Discard((Card.MAP,))) is Reason.NOT_YOUR_TURN
 
 
-def test_a_stranger_cannot_act():
-    # RULES.md §2.1: only the dealt players play.
+@pytest.mark.rule("base.turn.order")
+def test_a_stranger_cannot_act() -> None:
     state = base_game()
     assert legal_actions(state, 999) == ()
     assert refused(state, 999, Discard((Card.MAP,))) is Reason.NOT_A_PLAYER
@@ -1127,8 +1176,8 @@ def test_a_stranger_cannot_act():
         player_view(state, 999)
 
 
-def test_a_card_not_in_hand_cannot_be_played():
-    # RULES.md §2.1 step 3: a player plays a card from their hand.
+@pytest.mark.rule("base.turn.choice")
+def test_a_card_not_in_hand_cannot_be_played() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.MAP]}, turn=P1)
     assert refused(state, P1, PlaceTunnel(Card.CROSS, (1, 0))) is Reason.CARD_NOT_IN_HAND
     assert refused(state, P1, Discard((Card.CROSS,))) is Reason.CARD_NOT_IN_HAND
@@ -1136,8 +1185,8 @@ def test_a_card_not_in_hand_cannot_be_played():
     assert refused(state, P1, PlayOnPlayer(Card.BREAK_CART, P2)) is Reason.CARD_NOT_IN_HAND
 
 
-def test_deluxe_turn_options_are_refused_in_the_base_game():
-    # RULES.md §2.1 step 3: base turns are place, play or discard one card.
+@pytest.mark.rule("base.turn.choice")
+def test_deluxe_turn_options_are_refused_in_the_base_game() -> None:
     state = setup(
         base_game(),
         hands={P1: [Card.MAP, Card.CROSS, Card.ROCKFALL]},
@@ -1150,8 +1199,8 @@ def test_deluxe_turn_options_are_refused_in_the_base_game():
     assert state.edition is Edition.BASE
 
 
-def test_nothing_can_be_played_once_the_game_is_over():
-    # RULES.md §2.5: three rounds, then the game is over.
+@pytest.mark.rule("base.game.rounds")
+def test_nothing_can_be_played_once_the_game_is_over() -> None:
     state = setup(base_game(), round_no=3)
     over = end_round(state, P1).state
     assert over.phase is Phase.OVER
@@ -1159,8 +1208,8 @@ def test_nothing_can_be_played_once_the_game_is_over():
     assert refused(over, P1, Discard((Card.MAP,))) is Reason.GAME_OVER
 
 
-def test_who_sees_what_during_play():
-    # RULES.md §5: the group sees public facts; roles, hands and map results stay private.
+@pytest.mark.rule("privacy.public", "privacy.hands", "privacy.roles")
+def test_who_sees_what_during_play() -> None:
     state = setup(base_game(), board=EMPTY, hands={P1: [Card.CROSS, Card.MAP]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.CROSS, (1, 0)))
     for event in tr.events:
@@ -1174,6 +1223,27 @@ def test_who_sees_what_during_play():
     assert [s.hand_size for s in view.seats] == [len(h) for h in tr.state.hands]
 
 
-def _mask(edges):
+@pytest.mark.rule("privacy.public")
+def test_the_group_sees_each_action_card_and_at_whom_it_is_played() -> None:
+    state = setup(
+        base_game(),
+        hands={P1: [Card.REPAIR_PICKAXE_CART], P2: [Card.BREAK_LANTERN]},
+        in_front={P3: [Card.BREAK_CART]},
+        turn=P1,
+    )
+    tr = apply(state, P1, PlayOnPlayer(Card.REPAIR_PICKAXE_CART, P3, Tool.CART))
+    (played,) = of_type(tr.events, ActionPlayed)
+    assert (played.player, played.card, played.target, played.tool, played.audience) == (
+        P1,
+        Card.REPAIR_PICKAXE_CART,
+        P3,
+        Tool.CART,
+        None,
+    )
+    broken = act(tr.state, P2, PlayOnPlayer(Card.BREAK_LANTERN, P4))
+    assert [s.in_front for s in public_view(broken).seats] == [(), (), (), (Card.BREAK_LANTERN,)]
+
+
+def _mask(edges: str) -> int:
     bits = {"N": 1, "E": 2, "S": 4, "W": 8}
     return sum(bits[e] for e in edges)

@@ -1,8 +1,9 @@
-"""Scenario tests of Saboteur Deluxe, one rule of RULES.md §3 and §4 per test."""
+"""Saboteur Deluxe scenario tests; each carries the ids of the rules it checks (docs/rules.md)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -13,13 +14,17 @@ from engine import (
     Discard,
     Door,
     Edition,
+    GoldRule,
     Kind,
+    Options,
     PlaceTunnel,
+    PlayerId,
     PlayOnPlayer,
     Reason,
     Rockfall,
     Role,
     Side,
+    Transition,
     apply,
     current_player,
     legal_actions,
@@ -31,6 +36,7 @@ from engine import (
 from engine.events import (
     CardDrawn,
     CardsDiscarded,
+    Event,
     GameEnded,
     GoalRevealed,
     GoldReceived,
@@ -44,6 +50,7 @@ from engine.events import (
 
 from .scenario import (
     EMPTY,
+    LAST_STEP,
     act,
     cells,
     deluxe_game,
@@ -54,6 +61,7 @@ from .scenario import (
     players,
     refused,
     setup,
+    to_act,
 )
 
 P1, P2, P3, P4, P5, P6 = players(6)
@@ -85,18 +93,18 @@ def _design(tunnels: tuple[int, ...]) -> tuple[int, ...]:
     return min(tuple(sorted(tunnels)), tuple(sorted(turned)))
 
 
-def _paid(events: object) -> dict[int, int]:
-    return {e.player: e.nuggets for e in of_type(events, GoldReceived)}  # type: ignore[arg-type]
+def _paid(events: Iterable[Event]) -> dict[PlayerId, int]:
+    return {e.player: e.nuggets for e in of_type(events, GoldReceived)}
 
 
-# ---------------------------------------------------------------- §3.1 roles
+# ---------------------------------------------------------------- roles
 
 ROLE_COUNTS = Counter({BLUE: 4, GREEN: 4, BOSS: 1, PROF: 1, GEO: 2, SAB: 3})
 
 
+@pytest.mark.rule("deluxe.roles.deal", "privacy.roles")
 @pytest.mark.parametrize("n", range(2, 13))
-def test_deluxe_deals_one_of_15_roles_to_each_player_and_sets_the_rest_aside(n):
-    # RULES.md §3.1: 15 cards, one dealt to each of 2-12 players, the rest set aside face down.
+def test_deluxe_deals_one_of_15_roles_to_each_player_and_sets_the_rest_aside(n: int) -> None:
     state = deluxe_game(n, seed=n)
     assert len(state.roles) == n
     assert len(state.spare_roles) == 15 - n
@@ -104,25 +112,26 @@ def test_deluxe_deals_one_of_15_roles_to_each_player_and_sets_the_rest_aside(n):
     assert all(not hasattr(s, "role") for s in public_view(state).seats)
 
 
+@pytest.mark.rule("deluxe.setup.players")
 @pytest.mark.parametrize("n", [1, 13])
-def test_deluxe_is_for_2_to_12_players(n):
-    # RULES.md: Saboteur Deluxe, 2-12 players.
+def test_deluxe_is_for_2_to_12_players(n: int) -> None:
     with pytest.raises(ValueError):
         new_game(tuple(range(1, n + 1)), edition=Edition.DELUXE, seed=1)
 
 
-def test_deluxe_uses_no_gold_cards():
-    # RULES.md §3: base role and gold cards are not used; gold is an integer count.
+@pytest.mark.rule("deluxe.setup.no_gold_cards")
+def test_deluxe_uses_no_gold_cards() -> None:
     state = deluxe_game(5)
     assert state.gold_deck == ()
     assert Role.MINER not in state.roles + state.spare_roles
 
 
-# ---------------------------------------------------------------- §3.2 expansion tunnels
+# ---------------------------------------------------------------- expansion tunnels
 
 
-def test_the_expansion_has_30_tunnel_cards_in_the_table_shapes():
-    # RULES.md §3.2 (the crystals are compared as designs: a card and its 180° turn are one).
+@pytest.mark.rule("deluxe.cards.tunnels")
+def test_the_expansion_has_30_tunnel_cards_in_the_table_shapes() -> None:
+    # Crystals are compared as designs: a card and its 180° turn are one.
     table = {
         Card.BRIDGE: (2, ["EW", "NS"]),
         Card.DOUBLE_CURVE: (2, ["ES", "NW"]),
@@ -166,8 +175,8 @@ def test_the_expansion_has_30_tunnel_cards_in_the_table_shapes():
     assert total == 30
 
 
-def test_a_bridge_joins_only_the_tunnel_that_connects():
-    # RULES.md §3.2: bridge: N-S and E-W, two tunnels not joined to each other.
+@pytest.mark.rule("deluxe.place.two_tunnels")
+def test_a_bridge_joins_only_the_tunnel_that_connects() -> None:
     state = setup(deluxe_game(), board=EMPTY, hands={P1: [Card.BRIDGE]}, turn=P1)
     assert PlaceTunnel(Card.BRIDGE, (1, 0)) in placements(state, P1)
     after = setup(act(state, P1, PlaceTunnel(Card.BRIDGE, (1, 0))), hands={P2: [Card.CROSS]})
@@ -177,8 +186,8 @@ def test_a_bridge_joins_only_the_tunnel_that_connects():
     assert refused(after, P2, PlaceTunnel(Card.CROSS, (1, 1))) is Reason.NOT_CONNECTED
 
 
-def test_a_double_curve_joins_only_the_curve_that_connects():
-    # RULES.md §3.2: double curve: N-W and E-S, two tunnels not joined to each other.
+@pytest.mark.rule("deluxe.place.two_tunnels")
+def test_a_double_curve_joins_only_the_curve_that_connects() -> None:
     state = setup(deluxe_game(), board=EMPTY, hands={P1: [Card.DOUBLE_CURVE]}, turn=P1)
     after = setup(
         act(state, P1, PlaceTunnel(Card.DOUBLE_CURVE, (1, 0))),
@@ -189,8 +198,8 @@ def test_a_double_curve_joins_only_the_curve_that_connects():
     assert (2, 0) not in reach and (1, 1) not in reach  # E-S is not joined
 
 
-def test_a_bridge_needs_at_least_one_tunnel_connected():
-    # RULES.md §3.2: a bridge or double curve needs one of its tunnels to connect when placed.
+@pytest.mark.rule("deluxe.place.two_tunnels", "base.place.connected")
+def test_a_bridge_needs_at_least_one_tunnel_connected() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -216,17 +225,18 @@ ES EW EW EW EW EW EW EW .
 """
 
 
-def test_a_bridge_tunnel_that_is_not_connected_reaches_no_goal():
-    # RULES.md §3.2 and §2.3: only the bridge's connected tunnel leads on; its N-S tunnel faces
-    # both goals but is joined to nothing.
+@pytest.mark.rule("deluxe.place.two_tunnels", "base.goal.reach")
+def test_a_bridge_tunnel_that_is_not_connected_reaches_no_goal() -> None:
+    # Only the E-W tunnel is joined; the N-S one faces both goals but is joined to nothing.
     state = setup(deluxe_game(), board=BETWEEN_GOALS, hands={P1: [Card.BRIDGE]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.BRIDGE, (8, -1)))
     assert of_type(tr.events, GoalRevealed) == []
     assert not any(g.revealed for g in tr.state.goals)
 
 
-def test_a_double_curve_reaches_only_the_goal_on_its_connected_curve():
-    # RULES.md §3.2 and §2.3: N-W is joined to the corridor and reaches the top goal; E-S is not.
+@pytest.mark.rule("deluxe.place.two_tunnels", "base.goal.reach")
+def test_a_double_curve_reaches_only_the_goal_on_its_connected_curve() -> None:
+    # N-W is joined to the corridor and reaches the top goal; E-S is not.
     state = setup(deluxe_game(), board=BETWEEN_GOALS, hands={P1: [Card.DOUBLE_CURVE]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.DOUBLE_CURVE, (8, -1)))
     assert [(e.at, e.card) for e in of_type(tr.events, GoalRevealed)] == [((8, -2), Card.COAL_NE)]
@@ -243,8 +253,8 @@ CUT_OFF = """
 """
 
 
-def test_a_ladder_goes_where_its_tunnel_meets_an_open_tunnel_even_if_not_connected():
-    # RULES.md §3.2: placed so that its tunnel meets an open tunnel of a placed card.
+@pytest.mark.rule("deluxe.place.ladder")
+def test_a_ladder_goes_where_its_tunnel_meets_an_open_tunnel_even_if_not_connected() -> None:
     state = setup(deluxe_game(), board=CUT_OFF, hands={P1: [Card.LADDER_E]}, turn=P1)
     offered = {(a.at, a.rotated) for a in placements(state, P1)}
     assert ((2, 0), False) in offered  # its E meets the cut-off straight
@@ -255,8 +265,8 @@ def test_a_ladder_goes_where_its_tunnel_meets_an_open_tunnel_even_if_not_connect
     assert refused(state, P1, PlaceTunnel(Card.LADDER_E, (3, -1))) is Reason.NOT_CONNECTED
 
 
-def test_a_ladder_is_joined_to_the_start():
-    # RULES.md §3.2: a ladder counts as joined to the start.
+@pytest.mark.rule("deluxe.place.ladder_root")
+def test_a_ladder_is_joined_to_the_start() -> None:
     state = setup(
         deluxe_game(),
         board=CUT_OFF,
@@ -269,8 +279,8 @@ def test_a_ladder_is_joined_to_the_start():
     assert (2, 0) in cells(after, P2)
 
 
-def test_a_goal_reached_from_a_ladder_is_revealed():
-    # RULES.md §3.2 and §4.3: a route runs from the start or a ladder.
+@pytest.mark.rule("deluxe.place.ladder_root", "base.goal.reach")
+def test_a_goal_reached_from_a_ladder_is_revealed() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -285,8 +295,8 @@ def test_a_goal_reached_from_a_ladder_is_revealed():
     assert of_type(tr.events, RoundEnded)[0].result.finder == P2
 
 
-def test_ladders_are_joined_to_the_start_and_to_each_other():
-    # RULES.md §3.2: a ladder counts as joined to the start and to every other ladder.
+@pytest.mark.rule("deluxe.place.ladder_root")
+def test_ladders_are_joined_to_the_start_and_to_each_other() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -305,8 +315,8 @@ def test_ladders_are_joined_to_the_start_and_to_each_other():
     assert {(2, 0), (1, 2)} <= cells(state, P3)
 
 
-def test_a_ladder_is_never_placed_next_to_a_goal():
-    # RULES.md §3.2: never next to a goal.
+@pytest.mark.rule("deluxe.place.ladder")
+def test_a_ladder_is_never_placed_next_to_a_goal() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -323,8 +333,34 @@ def test_a_ladder_is_never_placed_next_to_a_goal():
     )
 
 
-def test_rockfall_may_remove_a_ladder():
-    # RULES.md §5: rockfall on a ladder: yes; what hung on it is cut off.
+@pytest.mark.rule("deluxe.place.doors")
+def test_a_door_never_stops_digging_or_reaching_the_gold() -> None:
+    # A green miner digs on past a blue door and reaches the gold through it; the door only
+    # decides the winners.
+    board = """
+    . . . . . . . . ?%NE
+    . . . . . . . . .
+    @ EW EW BEW {rest} ?$
+    . . . . . . . . .
+    . . . . . . . . ?%NW
+    """
+    state = setup(
+        deluxe_game(),
+        board=board.format(rest=". . . ."),
+        roles=[GREEN, BLUE, BLUE, SAB],
+        hands={P1: [Card.STRAIGHT_EW]},
+        turn=P1,
+    )
+    assert (4, 0) in cells(state, P1)
+    tr = apply(setup(state, board=board.format(rest="EW EW EW .")), P1, LAST_STEP)
+    (rev,) = of_type(tr.events, GoalRevealed)
+    assert (rev.at, rev.card) == ((8, 0), Card.GOLD)
+    assert of_type(tr.events, RoundEnded)[0].result.finder == P1
+    assert winners(tr) == (Side.BLUE,)
+
+
+@pytest.mark.rule("ruling.rockfall_ladder", "deluxe.base_rules")
+def test_rockfall_may_remove_a_ladder() -> None:
     board = """
     . . . . . . . . ?%NE
     . . . . . . . . .
@@ -345,11 +381,11 @@ def test_rockfall_may_remove_a_ladder():
     assert (2, 0) not in cells(after, P2)
 
 
-# ---------------------------------------------------------------- §3.3 expansion actions
+# ---------------------------------------------------------------- expansion actions
 
 
-def test_the_expansion_has_20_action_cards_in_the_table_counts():
-    # RULES.md §3.3
+@pytest.mark.rule("deluxe.cards.actions")
+def test_the_expansion_has_20_action_cards_in_the_table_counts() -> None:
     table = {
         Card.THEFT: (Kind.THEFT, 4),
         Card.HANDS_OFF: (Kind.HANDS_OFF, 3),
@@ -366,8 +402,8 @@ def test_the_expansion_has_20_action_cards_in_the_table_counts():
     assert sum(copies for _, copies in table.values()) == 20
 
 
-def test_theft_is_put_in_front_of_yourself():
-    # RULES.md §3.3: theft: put in front of yourself.
+@pytest.mark.rule("deluxe.action.theft")
+def test_theft_is_put_in_front_of_yourself() -> None:
     state = setup(deluxe_game(), hands={P1: [Card.THEFT]}, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, PlayOnPlayer)]
     assert offered == [PlayOnPlayer(Card.THEFT, P1)]
@@ -376,8 +412,8 @@ def test_theft_is_put_in_front_of_yourself():
     assert public_view(after).seats[0].in_front == (Card.THEFT,)
 
 
-def test_hands_off_removes_a_theft_card_from_any_player():
-    # RULES.md §3.3: hands off: remove one theft card from in front of any player.
+@pytest.mark.rule("deluxe.action.hands_off")
+def test_hands_off_removes_a_theft_card_from_any_player() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.HANDS_OFF]},
@@ -395,8 +431,8 @@ def test_hands_off_removes_a_theft_card_from_any_player():
     assert of_type(tr.events, GoldStolen) == []
 
 
-def test_swap_your_hand_swaps_with_another_player_and_only_they_draw():
-    # RULES.md §3.3: swap hands with another player; then only that player draws one card.
+@pytest.mark.rule("deluxe.action.swap_hand", "privacy.hands")
+def test_swap_your_hand_swaps_with_another_player_and_only_they_draw() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HAND, Card.MAP, Card.CROSS], P2: [Card.ROCKFALL, Card.FREE]},
@@ -416,8 +452,8 @@ def test_swap_your_hand_swaps_with_another_player_and_only_they_draw():
     assert current_player(tr.state) == P2
 
 
-def test_inspection_shows_another_players_role_to_the_inspector_only():
-    # RULES.md §3.3 and §5: look secretly at another player's role.
+@pytest.mark.rule("deluxe.action.inspection", "privacy.inspection")
+def test_inspection_shows_another_players_role_to_the_inspector_only() -> None:
     state = setup(deluxe_game(), hands={P1: [Card.INSPECTION]}, roles=[BLUE, SAB, GREEN, GEO])
     state = setup(state, turn=P1)
     offered = [a for a in legal_actions(state, P1) if isinstance(a, PlayOnPlayer)]
@@ -431,9 +467,8 @@ def test_inspection_shows_another_players_role_to_the_inspector_only():
     assert all(e.audience is not None for e in tr.events if hasattr(e, "role"))
 
 
-def test_swap_your_hats_gives_a_new_role_from_the_cards_set_aside():
-    # RULES.md §3.3: a chosen player (yourself allowed) discards their role unseen and draws a
-    # new one from the cards set aside; the new role is private to its holder.
+@pytest.mark.rule("deluxe.action.swap_hats", "privacy.roles")
+def test_swap_your_hats_gives_a_new_role_from_the_cards_set_aside() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HATS]},
@@ -455,8 +490,8 @@ def test_swap_your_hats_gives_a_new_role_from_the_cards_set_aside():
     assert not [a for a in legal_actions(none_left, P1) if isinstance(a, PlayOnPlayer)]
 
 
-def test_trapped_is_put_in_front_of_another_player_and_stops_their_tunnels():
-    # RULES.md §3.3: trapped!: put in front of another player; they cannot place tunnel cards.
+@pytest.mark.rule("deluxe.action.trapped")
+def test_trapped_is_put_in_front_of_another_player_and_stops_their_tunnels() -> None:
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -473,8 +508,8 @@ def test_trapped_is_put_in_front_of_another_player_and_stops_their_tunnels():
     assert legal_actions(after, P2)  # other cards still play
 
 
-def test_free_at_last_removes_a_trapped_card_from_any_player():
-    # RULES.md §3.3: free at last!: remove one trapped! card from in front of any player.
+@pytest.mark.rule("deluxe.action.free")
+def test_free_at_last_removes_a_trapped_card_from_any_player() -> None:
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -491,8 +526,8 @@ def test_free_at_last_removes_a_trapped_card_from_any_player():
     assert placements(setup(after, turn=P1), P1)
 
 
-def test_no_player_has_two_action_cards_of_the_same_kind_in_front():
-    # RULES.md §3.3: no player can have two action cards of the same kind in front of them.
+@pytest.mark.rule("deluxe.action.one_of_a_kind", "deluxe.base_rules")
+def test_no_player_has_two_action_cards_of_the_same_kind_in_front() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.THEFT, Card.TRAPPED, Card.BREAK_CART]},
@@ -508,12 +543,12 @@ def test_no_player_has_two_action_cards_of_the_same_kind_in_front():
     assert refused(state, P1, PlayOnPlayer(Card.TRAPPED, P2)) is Reason.ALREADY_IN_FRONT
 
 
-# ---------------------------------------------------------------- §4.1 a round
+# ---------------------------------------------------------------- a round
 
 
+@pytest.mark.rule("deluxe.setup.deck", "privacy.discards")
 @pytest.mark.parametrize("n", [2, 5, 12])
-def test_a_deluxe_round_shuffles_117_cards_removes_10_unseen_and_deals_6_to_each(n):
-    # RULES.md §4.1: all 117 cards, 10 removed unseen, 6 dealt to every player whatever the count.
+def test_a_deluxe_round_shuffles_117_cards_removes_10_unseen_and_deals_6_to_each(n: int) -> None:
     state = deluxe_game(n, seed=n)
     assert [len(h) for h in state.hands] == [6] * n
     assert len(state.removed) == 10
@@ -526,8 +561,8 @@ def test_a_deluxe_round_shuffles_117_cards_removes_10_unseen_and_deals_6_to_each
     assert not hasattr(public_view(state), "removed")  # unseen
 
 
-def test_placing_a_tunnel_or_playing_an_action_then_draws_one():
-    # RULES.md §4.1: place a tunnel card, or play an action card, then draw 1.
+@pytest.mark.rule("deluxe.turn.play")
+def test_placing_a_tunnel_or_playing_an_action_then_draws_one() -> None:
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -541,8 +576,8 @@ def test_placing_a_tunnel_or_playing_an_action_then_draws_one():
     assert len(played.state.hands[0]) == 3 and len(played.state.deck) == 2
 
 
-def test_discarding_two_cards_removes_a_card_in_front_of_yourself_then_draws_one():
-    # RULES.md §4.1: discard 2 to remove one card lying in front of yourself, then draw only 1.
+@pytest.mark.rule("deluxe.turn.clear", "privacy.public")
+def test_discarding_two_cards_removes_a_card_in_front_of_yourself_then_draws_one() -> None:
     state = setup(
         deluxe_game(),
         board=EMPTY,
@@ -566,8 +601,8 @@ def test_discarding_two_cards_removes_a_card_in_front_of_yourself_then_draws_one
     assert refused(state, P1, bad) is Reason.NOTHING_TO_REMOVE
 
 
-def test_clearing_a_theft_from_in_front_of_yourself_cancels_it():
-    # RULES.md §4.1: discard 2 to remove one card in front of yourself (theft included).
+@pytest.mark.rule("deluxe.turn.clear")
+def test_clearing_a_theft_from_in_front_of_yourself_cancels_it() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.ROCKFALL]},
@@ -584,8 +619,8 @@ def test_clearing_a_theft_from_in_front_of_yourself_cancels_it():
     assert of_type(tr.events, GoldStolen) == []
 
 
-def test_a_pass_discards_1_to_3_cards_then_draws_as_many():
-    # RULES.md §4.1: pass by discarding 1 to 3 cards, then draw as many.
+@pytest.mark.rule("deluxe.turn.pass", "privacy.discards")
+def test_a_pass_discards_1_to_3_cards_then_draws_as_many() -> None:
     hand = [Card.MAP, Card.ROCKFALL, Card.CROSS, Card.THEFT]
     state = setup(
         deluxe_game(),
@@ -605,8 +640,8 @@ def test_a_pass_discards_1_to_3_cards_then_draws_as_many():
     assert refused(state, P1, Discard(tuple(hand))) is Reason.BAD_DISCARD
 
 
-def test_when_the_deck_is_empty_nobody_draws():
-    # RULES.md §4.1: when the deck is empty nobody draws.
+@pytest.mark.rule("deluxe.turn.deck_empty")
+def test_when_the_deck_is_empty_nobody_draws() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.ROCKFALL, Card.CROSS], P2: [Card.MAP]},
@@ -618,8 +653,8 @@ def test_when_the_deck_is_empty_nobody_draws():
     assert of_type(tr.events, CardDrawn) == []
 
 
-def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round():
-    # RULES.md §4.1: a player with an empty hand passes for the rest of the round.
+@pytest.mark.rule("deluxe.turn.empty_hand")
+def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.CROSS], P2: [], P3: [Card.MAP], P4: []},
@@ -628,17 +663,17 @@ def test_a_player_with_an_empty_hand_passes_for_the_rest_of_the_round():
     )
     seen = []
     for _ in range(3):
-        player = current_player(state)
+        player = to_act(state)
         seen.append(player)
         state = act(state, player, Discard((state.hands[state.seat_of(player)][0],)))
     assert seen == [P1, P3, P1]
 
 
-# ---------------------------------------------------------------- §4.2 end of round
+# ---------------------------------------------------------------- end of round
 
 
-def test_a_deluxe_round_ends_when_nobody_can_play_any_more_cards():
-    # RULES.md §4.2: the gold is reached, or nobody can play any more cards.
+@pytest.mark.rule("deluxe.end.round", "deluxe.win.saboteurs")
+def test_a_deluxe_round_ends_when_nobody_can_play_any_more_cards() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP], P3: [Card.CROSS]},
@@ -655,7 +690,7 @@ def test_a_deluxe_round_ends_when_nobody_can_play_any_more_cards():
     assert [len(h) for h in last.state.hands] == [6] * 4
 
 
-# ---------------------------------------------------------------- §4.3 who wins
+# ---------------------------------------------------------------- who wins
 
 # Two routes from a junction east of the start to the gold: the upper route through the corners
 # {ul} (1,-1) and {ur} (8,-1), the lower one through {ll} (1,1) and {lr} (8,1). The finder lays
@@ -672,24 +707,29 @@ PLAIN = {"ul": "ES", "ur": "SW", "ll": "NE", "lr": "NW"}
 SIX = (BLUE, GREEN, BOSS, PROF, SAB, GEO)  # P1..P6
 
 
-def reach_gold(doors: dict[str, str], finder: int, roles=SIX, **changes):
+def reach_gold(doors: dict[str, str], finder: PlayerId, roles: Sequence[Role] = SIX) -> Transition:
     """The finder joins both routes (with these door corners) to the gold; the transition."""
     n = len(roles)
     board = ROUTES.format(**(PLAIN | doors))
     state = setup(
         deluxe_game(n), board=board, roles=roles, hands={finder: [Card.T_NES]}, turn=finder
     )
-    if changes:
-        state = setup(state, **changes)
     tr = apply(state, finder, JUNCTION)
     assert of_type(tr.events, GoalRevealed)[0].card is Card.GOLD
     return tr
 
 
-def winners(tr) -> tuple[Side, ...]:
+def winners(tr: Transition) -> tuple[Side, ...]:
     return of_type(tr.events, RoundEnded)[0].result.winners
 
 
+@pytest.mark.rule(
+    "deluxe.win.routes",
+    "deluxe.win.boss",
+    "deluxe.win.profiteer",
+    "deluxe.payout.table",
+    "deluxe.payout.boss_profiteer",
+)
 @pytest.mark.parametrize(
     ("doors", "finder", "side", "paid"),
     [
@@ -722,16 +762,17 @@ def winners(tr) -> tuple[Side, ...]:
         "blue-finder-green-doors",
     ],
 )
-def test_the_winning_side_follows_the_doors_on_every_route(doors, finder, side, paid):
-    # RULES.md §4.3: Board Game Arena's algorithm over several routes; §4.4 payout.
+def test_the_winning_side_follows_the_doors_on_every_route(
+    doors: dict[str, str], finder: PlayerId, side: Side, paid: dict[PlayerId, int]
+) -> None:
     tr = reach_gold(doors, finder)
     assert winners(tr) == (side,)
     assert of_type(tr.events, RoundEnded)[0].result.finder == finder
     assert _paid(tr.events) == paid
 
 
-def test_a_route_from_a_ladder_counts_for_the_doors():
-    # RULES.md §4.3: a route is a joined tunnel from the start (or a ladder) to the gold.
+@pytest.mark.rule("deluxe.win.routes", "deluxe.place.ladder_root")
+def test_a_route_from_a_ladder_counts_for_the_doors() -> None:
     # From the start the only way runs through a blue door; from the ladder there is no door.
     board = """
     . . . . . . . . ?%NE
@@ -753,24 +794,25 @@ def test_a_route_from_a_ladder_counts_for_the_doors():
     assert _paid(tr.events) == {P2: 4, P4: 2}
 
 
-def test_the_saboteurs_win_when_the_gold_is_not_reached():
-    # RULES.md §4.3: saboteurs win only if the gold is not reached; §4.4 payout.
+@pytest.mark.rule("deluxe.win.saboteurs", "deluxe.win.profiteer", "deluxe.payout.table")
+def test_the_saboteurs_win_when_the_gold_is_not_reached() -> None:
     state = setup(deluxe_game(6), roles=SIX)
     tr = end_round(state, P6)
     assert winners(tr) == (Side.SABOTEURS,)
     assert _paid(tr.events) == {P5: 4, P4: 2}  # the saboteur and the profiteer: 2 winners
 
 
-def test_the_saboteurs_do_not_win_when_the_gold_is_reached():
-    # RULES.md §4.3: saboteurs win only if the gold is not reached.
+@pytest.mark.rule("deluxe.win.saboteurs")
+def test_the_saboteurs_do_not_win_when_the_gold_is_reached() -> None:
     tr = reach_gold({}, P2, roles=(BLUE, SAB, SAB, GREEN))
     assert Side.SABOTEURS not in winners(tr)
     assert set(_paid(tr.events)) == {P1, P4}
 
 
-# ---------------------------------------------------------------- §4.4 payout
+# ---------------------------------------------------------------- payout
 
 
+@pytest.mark.rule("deluxe.payout.table")
 @pytest.mark.parametrize(
     ("roles", "each"),
     [
@@ -781,8 +823,7 @@ def test_the_saboteurs_do_not_win_when_the_gold_is_reached():
         ([BLUE, BLUE, BLUE, BLUE, PROF, GREEN], 1),
     ],
 )
-def test_each_winner_gets_5_4_3_2_or_1_by_number_of_winners(roles, each):
-    # RULES.md §4.4: gold each by number of winners (5+ get 1).
+def test_each_winner_gets_5_4_3_2_or_1_by_number_of_winners(roles: list[Role], each: int) -> None:
     n = len(roles)
     tr = find_gold(deluxe_game(n), P1, roles=roles)
     assert winners(tr) == (Side.BLUE,)
@@ -791,16 +832,16 @@ def test_each_winner_gets_5_4_3_2_or_1_by_number_of_winners(roles, each):
     assert all(tr.state.gold[i] == (each if r is BLUE else 0) for i, r in enumerate(roles))
 
 
-def test_the_rulebook_example_one_blue_miner_the_boss_and_the_profiteer_get_3_2_1():
-    # RULES.md §4.4: boss one less, profiteer two less (the rulebook's example).
+@pytest.mark.rule("deluxe.payout.table", "deluxe.payout.boss_profiteer")
+def test_the_rulebook_example_one_blue_miner_the_boss_and_the_profiteer_get_3_2_1() -> None:
     tr = find_gold(deluxe_game(5), P1, roles=[BLUE, GREEN, BOSS, PROF, SAB])
     assert winners(tr) == (Side.BLUE,)
     assert _paid(tr.events) == {P1: 3, P3: 2, P4: 1}
     assert tr.state.gold == (3, 0, 2, 1, 0)
 
 
-def test_the_boss_and_profiteer_shares_never_go_below_zero():
-    # RULES.md §4.4: never below 0.
+@pytest.mark.rule("deluxe.payout.boss_profiteer")
+def test_the_boss_and_profiteer_shares_never_go_below_zero() -> None:
     roles = [BLUE, BLUE, BLUE, BLUE, BOSS, PROF, GREEN]
     tr = find_gold(deluxe_game(7), P1, roles=roles)
     assert winners(tr) == (Side.BLUE,)
@@ -808,8 +849,8 @@ def test_the_boss_and_profiteer_shares_never_go_below_zero():
     assert min(tr.state.gold) == 0
 
 
-def test_trapped_players_are_not_winners():
-    # RULES.md §3.3 and §4.4: trapped players are not winners and get no gold.
+@pytest.mark.rule("deluxe.payout.trapped")
+def test_trapped_players_are_not_winners() -> None:
     roles = [BLUE, BLUE, GREEN, SAB]
     tr = find_gold(deluxe_game(4), P1, roles=roles, in_front={P2: [Card.TRAPPED]})
     assert winners(tr) == (Side.BLUE,)
@@ -826,8 +867,8 @@ CRYSTALS = """
 """
 
 
-def test_geologists_share_the_crystals_in_the_maze_rounded_down():
-    # RULES.md §4.4: crystals visible in the whole maze, split between geologists, rounded down.
+@pytest.mark.rule("deluxe.payout.geologists")
+def test_geologists_share_the_crystals_in_the_maze_rounded_down() -> None:
     state = setup(deluxe_game(5), board=CRYSTALS, roles=[GEO, BLUE, GEO, GREEN, SAB])
     assert public_view(state).crystals == 5
     tr = end_round(state, P2)
@@ -836,8 +877,8 @@ def test_geologists_share_the_crystals_in_the_maze_rounded_down():
     assert tr.state.gold == (2, 0, 2, 0, 5)
 
 
-def test_geologists_are_never_counted_as_winners():
-    # RULES.md §4.4: geologists are never counted (a lone blue miner still gets 5).
+@pytest.mark.rule("deluxe.win.geologists", "deluxe.payout.geologists")
+def test_geologists_are_never_counted_as_winners() -> None:
     state = setup(deluxe_game(4), board=CRYSTALS, roles=[GEO, BLUE, GEO, GREEN])
     tr = end_round(state, P2)
     assert _paid(tr.events) == {P1: 2, P3: 2}
@@ -846,8 +887,8 @@ def test_geologists_are_never_counted_as_winners():
     assert _paid(reached.events) == {P2: 5}
 
 
-def test_a_trapped_geologist_gets_no_crystals():
-    # RULES.md §3.3: trapped players get no gold, geologists included.
+@pytest.mark.rule("deluxe.payout.trapped", "deluxe.payout.geologists")
+def test_a_trapped_geologist_gets_no_crystals() -> None:
     state = setup(
         deluxe_game(4),
         board=CRYSTALS,
@@ -859,8 +900,8 @@ def test_a_trapped_geologist_gets_no_crystals():
     assert tr.state.gold == (2, 0, 0, 0)
 
 
-def test_a_theft_steals_one_gold_after_the_payout():
-    # RULES.md §3.3 and §4.4: after the payout, steal 1 gold from a player who has some.
+@pytest.mark.rule("deluxe.payout.theft")
+def test_a_theft_steals_one_gold_after_the_payout() -> None:
     tr = find_gold(
         deluxe_game(4),
         P1,
@@ -876,8 +917,8 @@ def test_a_theft_steals_one_gold_after_the_payout():
     assert kinds.index("GoldStolen") > kinds.index("GoldReceived")
 
 
-def test_the_last_theft_played_steals_first():
-    # RULES.md §3.3: the last theft played steals first.
+@pytest.mark.rule("deluxe.payout.theft")
+def test_the_last_theft_played_steals_first() -> None:
     state = setup(
         deluxe_game(4),
         hands={P1: [Card.THEFT], P2: [Card.THEFT], P3: [Card.MAP]},
@@ -897,8 +938,8 @@ def test_the_last_theft_played_steals_first():
     assert tr.state.gold == (1, 0, 0, 0)
 
 
-def test_a_trapped_thief_steals_nothing():
-    # RULES.md §3.3: no effect if you are trapped.
+@pytest.mark.rule("deluxe.payout.theft")
+def test_a_trapped_thief_steals_nothing() -> None:
     tr = find_gold(
         deluxe_game(4),
         P1,
@@ -910,8 +951,51 @@ def test_a_trapped_thief_steals_nothing():
     assert tr.state.gold == (5, 0, 0, 0)
 
 
-def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win():
-    # RULES.md §4.4: three rounds; most gold wins; ties all win.
+@pytest.mark.rule("deluxe.payout.theft")
+@pytest.mark.parametrize(
+    ("thief", "gold", "after"),
+    [
+        (P2, {P1: 6, P3: 5, P4: 5}, (5, 1, 5, 5)),  # the richest, though not the nearest
+        (P2, {P1: 3, P3: 5, P4: 5}, (3, 1, 4, 5)),  # a tie: the first of them after the thief
+        (P3, {P1: 5, P2: 5}, (4, 5, 1, 0)),  # clockwise after the last seat comes the first
+    ],
+)
+def test_a_thief_takes_from_the_richest_other_player_the_first_after_them_on_a_tie(
+    thief: int, gold: dict[int, int], after: tuple[int, ...]
+) -> None:
+    state = setup(
+        deluxe_game(4),
+        roles=[BLUE, BLUE, GREEN, GREEN],
+        in_front={thief: [Card.THEFT]},
+        thefts=[thief],
+        gold=gold,
+    )
+    tr = end_round(state, P1)
+    assert winners(tr) == (Side.SABOTEURS,)
+    assert _paid(tr.events) == {}
+    assert tr.state.gold == after
+
+
+@pytest.mark.rule("privacy.theft")
+def test_only_the_thief_and_the_victim_learn_of_a_theft() -> None:
+    state = setup(
+        deluxe_game(4),
+        roles=[BLUE, BLUE, GREEN, GREEN],
+        in_front={P2: [Card.THEFT]},
+        thefts=[P2],
+        gold={P3: 2},
+    )
+    tr = end_round(state, P1)
+    stolen = of_type(tr.events, GoldStolen)
+    assert {(e.thief, e.victim) for e in stolen} == {(P2, P3)}
+    assert {e.audience for e in stolen} == {P2, P3}
+    assert len(stolen) == 2
+    assert player_view(tr.state, P3).gold == 1
+    assert public_view(tr.state).final_gold is None
+
+
+@pytest.mark.rule("deluxe.game.rounds")
+def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win() -> None:
     state = find_gold(deluxe_game(4), P1, roles=[BLUE, GREEN, GREEN, SAB]).state
     assert (state.round, state.gold) == (2, (5, 0, 0, 0))
     state = find_gold(state, P2, roles=[GREEN, BLUE, GREEN, SAB]).state
@@ -922,8 +1006,19 @@ def test_deluxe_gold_is_kept_over_three_rounds_and_ties_all_win():
     assert over.winners == (P1, P2)
 
 
-def test_swap_your_hand_is_not_offered_with_a_player_whose_hand_is_empty():
-    # RULES.md §4.1: a player with an empty hand passes for the rest of the round.
+@pytest.mark.rule("variant.base_only")
+def test_the_variants_change_nothing_in_deluxe() -> None:
+    both = Options(gold=GoldRule.PER_MINER, greedy_dwarf=True)
+    roles = [BLUE, BLUE, GREEN, SAB]
+    broken = {P2: [Card.BREAK_CART]}
+    plain = find_gold(deluxe_game(4), P1, roles=roles, in_front=broken)
+    varied = find_gold(deluxe_game(4, options=both), P1, roles=roles, in_front=broken)
+    assert varied.state.options == both
+    assert _paid(varied.events) == _paid(plain.events) == {P1: 4, P2: 4}
+
+
+@pytest.mark.rule("deluxe.action.swap_hand", "deluxe.turn.empty_hand")
+def test_swap_your_hand_is_not_offered_with_a_player_whose_hand_is_empty() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.SWAP_HAND, Card.MAP], P2: [], P3: [Card.CROSS], P4: [Card.MAP]},
@@ -934,8 +1029,8 @@ def test_swap_your_hand_is_not_offered_with_a_player_whose_hand_is_empty():
     assert refused(state, P1, PlayOnPlayer(Card.SWAP_HAND, P2)) is Reason.BAD_TARGET
 
 
-def test_discarded_cards_are_a_set_in_any_order():
-    # RULES.md §4.1: pass by discarding 1 to 3 cards; the order they are named in is irrelevant.
+@pytest.mark.rule("deluxe.turn.pass")
+def test_discarded_cards_are_a_set_in_any_order() -> None:
     state = setup(
         deluxe_game(),
         hands={P1: [Card.MAP, Card.CROSS, Card.ROCKFALL]},

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from engine import Card, GameState, Role, player_view, public_view
 from engine.model import Goal
 from render import render_board, render_private_board, to_png
@@ -30,6 +32,7 @@ def _hidden_cards_changed(state: GameState) -> GameState:
     )
 
 
+@pytest.mark.rule("privacy.roles", "privacy.hands")
 def test_hidden_cards_do_not_change_the_group_picture() -> None:
     """Two games that differ only in hidden cards give byte-identical group boards."""
     for state in (b.base(), b.dug(b.base(seed=3), 12, seed=3), b.dug(b.deluxe(seed=4), 10, 4)):
@@ -40,6 +43,7 @@ def test_hidden_cards_do_not_change_the_group_picture() -> None:
         assert mine == theirs
 
 
+@pytest.mark.rule("privacy.map")
 def test_a_peek_shows_only_on_the_peeking_players_board() -> None:
     """The gold a player saw with a map is drawn on their board, not on the group's."""
     state = b.board(b.base(), b.GOLD_REACHED.replace("$", "?$"))

@@ -1,4 +1,4 @@
-"""render/ draws from views only (STYLE.md): it never sees a GameState, nor does any I/O."""
+"""render/ draws from views only: it never sees a GameState, nor does any I/O."""
 
 from __future__ import annotations
 

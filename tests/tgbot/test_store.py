@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import pytest
@@ -209,9 +209,8 @@ async def test_of_twenty_concurrent_saves_from_one_rev_exactly_one_wins(store: S
     assert await store.load(created.game_id) == replace(winner, rev=2)
 
 
-async def _hset(client: Redis, key: str, mapping: dict[str, str]) -> None:
-    fields: dict[FieldT, EncodableT] = {k: v for k, v in mapping.items()}
-    await client.hset(key, mapping=fields)
+async def _hset(client: Redis, key: str, mapping: Mapping[FieldT, EncodableT]) -> None:
+    await client.hset(key, mapping=mapping)
 
 
 async def test_a_record_under_another_id_is_corrupt(
