@@ -34,8 +34,9 @@ from engine.archive import (
     transitions,
 )
 from engine.events import RoundEnded
+from engine.model import player_range
 
-from .playout import Step, played
+from .playout import Step, played, playout
 from .scenario import base_game
 
 # (players, edition, seed, dig): both editions, small to full tables, some rounds won by gold.
@@ -272,3 +273,18 @@ def test_the_example_of_docs_archive_md_replays() -> None:
     example = doc.split("```json\n", 1)[1].split("```", 1)[0]
     states = replay(from_archive_json(example))
     assert len(states) == 4 and states[-1].last_at == (0, -1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edition", list(Edition))
+def test_seeded_games_of_every_player_count_replay_exactly(edition: Edition) -> None:
+    """Every table size of the edition, random and digging players: exact replays, same JSON."""
+    for players in player_range(edition):
+        for seed, dig in ((players, 0.0), (players + 100, 0.8)):
+            steps = tuple(playout(players, edition, seed, dig=dig))
+            archive = _archive(steps)
+            text = to_archive_json(archive)
+            assert len(text.encode()) <= MAX_BYTES
+            states = replay(from_archive_json(text))
+            assert to_json(states[-1]) == to_json(steps[-1].transition.state)
+            assert list(states[:-1]) == [s.before for s in steps]

@@ -27,7 +27,7 @@ from render.board import _board_image
 from render.png import to_palette
 from render.replay import replay_frames, replay_layout
 
-from ..engine.playout import Step, played
+from ..engine.playout import Step, played, playout
 
 # (edition, seed, dig, round): rounds with maps on goals that stay face down, rockfalls, goals
 # reached; one base round runs to the last card (67 moves), one Deluxe round ends on the gold.
@@ -190,3 +190,26 @@ def test_a_long_round_renders_within_a_second_and_a_megabyte() -> None:
         data = render_round_replay(r.views)
         assert time.perf_counter() - t0 <= 1.0
         assert len(data) <= MAX_BYTES
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("edition", list(Edition))
+def test_seeded_replays_show_only_what_the_group_saw(edition: Edition) -> None:
+    """Over many seeded rounds: each frame is its public view's board, and no goal seen only
+    with a map is ever drawn face up."""
+    checked = 0
+    for seed in range(20, 26):
+        steps = tuple(playout(5, edition, seed, dig=0.8))
+        for r in public_rounds(Played(s.before, s.player, s.action, s.transition) for s in steps):
+            lay = replay_layout(r.views)
+            frames = replay_frames(r.views)
+            for view, frame in zip(r.views, frames, strict=True):
+                assert frame.convert("RGB").tobytes() == _reference(view, r.views).tobytes()
+            decoded = _decoded(render_round_replay(r.views))
+            back = _reference(r.views[0], r.views)
+            for at in _peeked_never_revealed(r):
+                x, y = lay.corner(at)
+                box = (x, y, x + lay.cell, y + lay.cell)
+                assert all(d.crop(box).tobytes() == back.crop(box).tobytes() for d in decoded)
+                checked += 1
+    assert checked > 0
