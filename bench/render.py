@@ -3,11 +3,14 @@
 Run: `python bench/render.py` (prints a table). The floor pastes as many pre-drawn tiles on a
 canvas of the same size and encodes it the same way: the least any renderer could cost.
 Targets: for the 40-tunnel board, at most 20 ms median and 120 KB at no more than 1280 px wide,
-and within twice the floor.
+and within twice the floor. The round replays (render_round_replay, an animated GIF of every
+public view of a round): at most 1 s and 1 MB for a round of 60 moves.
 """
 
 from __future__ import annotations
 
+import io
+import itertools
 import random
 import statistics
 import sys
@@ -33,15 +36,18 @@ from engine import (
     public_view,
 )
 from engine import board as bd
+from engine.archive import Played, public_rounds
 from engine.cards import EDGES, GOAL_SPOTS
 from engine.notation import token, with_board
-from render import render_board, to_png
+from render import render_board, render_round_replay, to_png
 from render.board import layout
 from render.png import palette
 from render.tiles import card_tile
+from tests.engine.playout import playout  # the seeded playouts of the engine tests
 
 NAMES = {1: "Alice", 2: "김철수", 3: "Bob", 4: "이영희", 5: "Charlie", 6: "박지성"}
 REPEAT = 200
+REPLAY_REPEAT = 10
 
 
 def played(tunnels: int, edition: Edition, seed: int) -> GameState:
@@ -131,6 +137,13 @@ def floor(view: PublicView, size: tuple[int, int]) -> Callable[[], bytes]:
     return run
 
 
+def replay_round(seed: int, number: int) -> tuple[PublicView, ...]:
+    """The public views of one round of a seeded Deluxe game whose players mostly dig east."""
+    steps = playout(5, Edition.DELUXE, seed, dig=0.9)
+    rounds = public_rounds(Played(s.before, s.player, s.action, s.transition) for s in steps)
+    return rounds[number - 1].views
+
+
 def main() -> None:
     """Print the table."""
     t0 = time.perf_counter()
@@ -158,6 +171,25 @@ def main() -> None:
             f" {size / 1024:>6.1f} {fmed:>8.2f} {fsize / 1024:>8.1f} {med / fmed:>7.2f}"
         )
     print(f"\nfirst call (palette and tiles drawn once per process): {warm:.0f} ms")
+    head = (
+        f"\n{'round replay':<24} {'moves':>5} {'frames':>6} {'size':>9} {'median ms':>9} {'KB':>5}"
+    )
+    print(head)
+    print("-" * (len(head) - 1))
+    for label, seed, number in (("ends on the gold", 6, 2), ("runs to the last card", 7, 2)):
+        views = replay_round(seed, number)
+        data = render_round_replay(views)
+        times = []
+        for _ in range(REPLAY_REPEAT):
+            t0 = time.perf_counter()
+            render_round_replay(views)
+            times.append((time.perf_counter() - t0) * 1000)
+        frames = 1 + sum(1 for a, b in itertools.pairwise(views) if a.board != b.board)
+        width, height = Image.open(io.BytesIO(data)).size
+        print(
+            f"{label:<24} {len(views) - 1:>5} {frames:>6} {width:>4}x{height:<4}"
+            f" {statistics.median(times):>9.0f} {len(data) / 1024:>5.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -139,8 +139,10 @@ def _board_image(
     extra: Iterable[Coord] = (),
     max_width: int,
     last: bool = True,
+    lay: Layout | None = None,
 ) -> tuple[Image.Image, Layout]:
-    lay = layout(board, extra, max_width=max_width)
+    if lay is None:
+        lay = layout(board, extra, max_width=max_width)
     height = lay.height + (strip_height(lay.width, len(public.seats)) if names is not None else 0)
     canvas = Image.new("RGB", (lay.width, height), st.BACKGROUND)
     _draw_grid(canvas, lay)
