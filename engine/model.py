@@ -91,6 +91,10 @@ BASE_PLAYERS = range(3, 11)
 
 # Saboteur 2 payout by number of winners (rule deluxe.payout.table); 5 or more get 1.
 DELUXE_PAY: dict[int, int] = {1: 5, 2: 4, 3: 3, 4: 2}
+DELUXE_PAY_MANY = 1  # what each winner gets when there are more winners than DELUXE_PAY lists
+# What the boss and the profiteer get less than other winners (rule deluxe.payout.boss_profiteer).
+DELUXE_PAY_LESS: dict[Role, int] = {Role.BOSS: 1, Role.PROFITEER: 2}
+MAX_MINER_GOLD_CARDS = 9  # the official handout draws one gold card per player, 9 at most
 
 # A saboteur's share when saboteurs win, by number of saboteurs (rule base.payout.saboteurs).
 SABOTEUR_SHARE: dict[int, int] = {1: 4, 2: 3, 3: 3, 4: 2}

@@ -52,8 +52,11 @@ from .model import (
     BASE_COUNTS,
     DELUXE_HAND_SIZE,
     DELUXE_PAY,
+    DELUXE_PAY_LESS,
+    DELUXE_PAY_MANY,
     DELUXE_REMOVED,
     DELUXE_ROLES,
+    MAX_MINER_GOLD_CARDS,
     SABOTEUR_SHARE,
     Coord,
     GameState,
@@ -727,7 +730,7 @@ def _pay_base(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
             miners = [s for s in miners if not any(c in _TOOL_CARDS for c in t.in_front[s])]
         # Counter-clockwise from the finder: the finder first, then the previous seats.
         order = sorted(miners, key=lambda s: (finder - s) % n)
-        count = min(n, 9) if t.options.gold is GoldRule.OFFICIAL else len(order)
+        count = min(n, MAX_MINER_GOLD_CARDS) if t.options.gold is GoldRule.OFFICIAL else len(order)
         if order:
             drawn = [t.gold_deck.pop() for _ in range(min(count, len(t.gold_deck)))]
             for i, value in enumerate(sorted(drawn, reverse=True)):
@@ -841,9 +844,9 @@ def _pay_deluxe(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
     winners = [s for s in range(n) if t.roles[s] in winning_roles and s not in trapped]
     paid: dict[int, list[int]] = {}
     if winners:
-        each = DELUXE_PAY.get(len(winners), 1)
+        each = DELUXE_PAY.get(len(winners), DELUXE_PAY_MANY)
         for s in winners:
-            amount = each - {Role.BOSS: 1, Role.PROFITEER: 2}.get(t.roles[s], 0)
+            amount = each - DELUXE_PAY_LESS.get(t.roles[s], 0)
             if amount > 0:
                 paid[s] = [amount]
     geologists = [s for s in range(n) if t.roles[s] is Role.GEOLOGIST]

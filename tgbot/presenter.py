@@ -525,8 +525,9 @@ def rules_texts(lang: Language) -> tuple[str, str]:
         "\n"
         "<b>End of a round</b>: when a tunnel reaches the gold, the miners win; when all the "
         "cards are played first, the saboteurs win. Roles are revealed and gold is handed out: "
-        "the miners share as many gold cards as there are players, starting with whoever reached "
-        "the gold; each saboteur gets 4, 3 or 2 nuggets, depending on how many there are.\n"
+        "the miners share as many gold cards as there are players (9 at most), starting with "
+        "whoever reached the gold; each saboteur gets 4, 3 or 2 nuggets when there are 1, 2 or 3, "
+        "or 4 saboteurs.\n"
         "\n"
         "After three rounds, the most gold wins. Everyone's gold stays secret until the end."
     )
@@ -540,12 +541,12 @@ def rules_texts(lang: Language) -> tuple[str, str]:
         "cards to remove a card in front of you, then draw 1; or pass by discarding 1 to 3 cards "
         "and draw as many.\n"
         "\n"
-        "<b>New cards</b>: doors (only miners of that colour and the boss get through), ladders "
-        "(count as the start), bridges, crystals; theft, hands off, swap your hand, inspection, "
-        "swap your hats, trapped! and free at last!\n"
+        "<b>New cards</b>: doors (everyone digs through them, but a team wins only by a route "
+        "without a door of the other colour), ladders (count as the start), bridges, crystals; "
+        "theft, hands off, swap your hand, inspection, swap your hats, trapped! and free at last!\n"
         "\n"
         "<b>Payout</b>: each winner gets 5, 4, 3, 2 or 1 gold when there are 1, 2, 3, 4, or 5 or "
         "more winners; the boss gets 1 less, the profiteer 2 less. Geologists share the crystals "
-        "in the maze. Thefts come last."
+        "in the maze. Thefts come last: each thief takes 1 gold from the richest other player."
     )
     return base, deluxe
