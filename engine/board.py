@@ -156,26 +156,41 @@ def join(
 
 
 def goal_orientation(
-    maze: Mapping[Coord, int], goal: Card, at: Coord, played_at: Coord | None
+    maze: Mapping[Coord, int],
+    goal: Card,
+    at: Coord,
+    played_at: Coord | None,
+    reached: Mapping[Coord, int],
 ) -> bool:
-    """How a goal lies when revealed (rule ruling.coal_orientation).
+    """How a goal lies when turned up (rule ruling.coal_orientation): True for 180°.
 
-    Matching every face-up neighbour first, then agreeing with the card just played, then 0°.
+    The first of these that tells the two orientations apart decides: (1) it opens toward the card
+    just played, if that card is next to it and open toward it; (2) it opens toward more of the
+    tunnels joined to the start that reach it (`reached`, the network's joined edges); (3) it
+    matches more of its face-up neighbours; (4) 0°.
     """
     if CARDS[goal].is_symmetric:
         return False
+    toward_played = toward_joined = 0
+    for e in EDGES:
+        n = neighbour(at, e)
+        c = maze.get(n)
+        if c is None or not OPEN[c] & OPPOSITE[e]:
+            continue
+        if n == played_at:
+            toward_played |= e
+        if reached.get(n, 0) & OPPOSITE[e]:
+            toward_joined |= e
     must_open, must_closed = constraints(maze, at)
-    best: tuple[int, int] | None = None
+    best: tuple[int, int, int] | None = None
     best_rot = False
     for rot in (False, True):
-        c = code(goal, rot)
-        matches_played = 0
-        if played_at is not None:
-            for e in EDGES:
-                if neighbour(at, e) == played_at:
-                    facing_open = bool(OPEN[maze[played_at]] & OPPOSITE[e])
-                    matches_played = int(bool(OPEN[c] & e) == facing_open)
-        score = (int(fits(c, must_open, must_closed)), matches_played)
-        if best is None or score > best:
+        edges = OPEN[code(goal, rot)]
+        score = (
+            int(bool(edges & toward_played)),
+            (edges & toward_joined).bit_count(),
+            (edges & must_open).bit_count() + (~edges & must_closed).bit_count(),
+        )
+        if best is None or score > best:  # a tie keeps the first: 0°
             best, best_rot = score, rot
     return best_rot

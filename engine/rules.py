@@ -448,6 +448,15 @@ def _acting_seat(state: GameState, player: PlayerId) -> int:
     return seat
 
 
+def _is_cell(at: object) -> bool:
+    """Whether a value is a cell of the grid: a pair of integers (not booleans)."""
+    return (
+        isinstance(at, tuple)
+        and len(at) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in at)
+    )
+
+
 def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
     """Why an action that is not among the legal ones was refused."""
     hand = state.hands[seat]
@@ -466,6 +475,8 @@ def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
         if not can_dig(state, seat):
             return IllegalAction(Reason.TOOL_BROKEN)
         at = action.at
+        if not _is_cell(at):
+            return IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
         if at in state.maze or any(g.at == at for g in state.goals):
             return IllegalAction(Reason.CELL_TAKEN)
         if action.rotated and s.is_symmetric:
@@ -530,12 +541,21 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     """Play an action; raises IllegalAction and leaves `state` as it was if it is not legal."""
     seat = _acting_seat(state, player)
     action = _normalised(action)
+    at = (
+        getattr(action, "at", None) if isinstance(action, PlaceTunnel | Rockfall | UseMap) else None
+    )
+    if at is not None and not _is_cell(at):  # (True, False) == (1, 0), but is no cell
+        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
     try:
         legal = action in _legal(state, seat)[1]
     except TypeError:  # an unhashable forgery
         legal = False
     if not legal:
-        raise _explain(state, seat, action)
+        try:
+            refusal = _explain(state, seat, action)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+            refusal = IllegalAction(Reason.NOT_AN_ACTION, f"malformed: {action!r}"[:200])
+        raise refusal
     t = _Table(state)
     t.version += 1
     t.last_seat = seat
@@ -611,7 +631,7 @@ def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
         for g_at in sorted(touched):
             i = next(i for i, g in enumerate(t.goals) if g.at == g_at)
             g = t.goals[i]
-            rotated = bd.goal_orientation(t.maze, g.card, g_at, at)
+            rotated = bd.goal_orientation(t.maze, g.card, g_at, at, t.net.reached)
             t.goals[i] = Goal(g_at, g.card, revealed=True, rotated=rotated)
             t.maze[g_at] = bd.code(g.card, rotated)
             t.events.append(GoalRevealed(g_at, g.card, rotated))

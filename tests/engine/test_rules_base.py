@@ -790,9 +790,11 @@ def test_a_coal_goal_reached_by_a_rejoined_section_lies_to_match_its_neighbours(
 
 
 @pytest.mark.rule("ruling.coal_orientation", "ruling.coal_mismatch")
-def test_a_coal_goal_with_nothing_to_choose_between_its_orientations_lies_at_0_degrees() -> None:
-    # Not next to the card just placed and fitting neither way: 0°, which turns rock to
-    # the corridor that reached it.
+def test_a_coal_goal_far_from_the_card_just_played_opens_toward_the_tunnel_that_reached_it() -> (
+    None
+):
+    # Not next to the card just placed and fitting neither way: it opens to the corridor that
+    # reached it (S-W), never turning its rock toward it, and so mismatches the curve above.
     board = """
     . . . . . . . . ?$
     . . . . . . . . SW
@@ -803,7 +805,39 @@ def test_a_coal_goal_with_nothing_to_choose_between_its_orientations_lies_at_0_d
     state = setup(base_game(), board=board, hands={P1: [Card.STRAIGHT_EW]}, turn=P1)
     tr = apply(state, P1, PlaceTunnel(Card.STRAIGHT_EW, (1, 0)))
     (rev,) = of_type(tr.events, GoalRevealed)
-    assert (rev.at, rev.card, rev.rotated) == ((8, 0), Card.COAL_NE, False)
+    assert (rev.at, rev.card, rev.rotated) == ((8, 0), Card.COAL_NE, True)
+
+
+# The rejoined section reaches the middle coal (N-E curve) from the W and from the N at once:
+# each orientation opens toward one of them.
+TWO_SIDES = """
+. . . . . . . . ?$
+. . . . . . . ES SW
+@ . EW EW EW EW EW NEW ?%NE {east}
+. . . . . . . . .
+. . . . . . . . ?%NW
+"""
+
+
+@pytest.mark.rule("ruling.coal_orientation")
+@pytest.mark.parametrize(
+    ("east", "rotated"),
+    [(".", False), ("NS", True)],
+)
+def test_a_coal_goal_reached_from_two_sides_matches_more_neighbours_else_lies_at_0_degrees(
+    east: str, rotated: bool
+) -> None:
+    # With nothing east the two orientations tie on every count: 0°. A N-S straight to the east
+    # (rock toward the goal) is matched only by the S-W orientation, which then matches more.
+    state = setup(
+        base_game(),
+        board=TWO_SIDES.format(east=east),
+        hands={P1: [Card.STRAIGHT_EW]},
+        turn=P1,
+    )
+    tr = apply(state, P1, PlaceTunnel(Card.STRAIGHT_EW, (1, 0)))
+    (rev,) = of_type(tr.events, GoalRevealed)
+    assert (rev.at, rev.card, rev.rotated) == ((8, 0), Card.COAL_NE, rotated)
 
 
 @pytest.mark.rule("base.goal.reach")
