@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 import tomllib
+import warnings
 from importlib.metadata import requires, version
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,3 +78,16 @@ def test_only_the_test_set_up_installs_the_browser_and_the_emoji_font() -> None:
         assert script.count(f"need+=({package})") == 1
     assert "setup.sh --test" in (ROOT / "scripts" / "test.sh").read_text()
     assert "--test" not in (ROOT / "scripts" / "run.sh").read_text()
+
+
+def test_the_projects_own_deprecations_are_errors_and_a_librarys_internal_ones_are_not() -> None:
+    """pyproject's filterwarnings: a deprecation attributed to project code fails the suite."""
+    with pytest.raises(DeprecationWarning):
+        warnings.warn("an API this project calls is deprecated", DeprecationWarning, stacklevel=1)
+    with warnings.catch_warnings(record=True) as caught:  # the filters in force, recorded
+        warnings.warn_explicit(
+            "unread_data() is deprecated", DeprecationWarning, "streams.py", 266, "aiohttp.streams"
+        )
+    assert len(caught) == 1
+    config = PYPROJECT["tool"]["pytest"]["ini_options"]["filterwarnings"]
+    assert all(":(engine|render|tgbot|emulator|sandbox|tests|bench|ai)" in f for f in config)
