@@ -16,9 +16,12 @@ from telegram.ext import Application, ApplicationBuilder
 
 from .budget import ChatBudget
 from .config import Config, ConfigError, redacted_url
+from .dedupe import UpdateLedger
 from .handlers import Handlers
 from .i18n import LANGUAGES, NC_, Language, Marked, texts
+from .lease import RedisLease
 from .redis_store import RedisStore
+from .scheduler import DeadlineIndex
 from .service import GameService
 from .telegram_io import Sender
 
@@ -66,7 +69,16 @@ def build_application(
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
     sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock)
-    service = GameService(store, sender, clock=clock, seeds=seeds, default_language=config.language)
+    service = GameService(
+        store,
+        sender,
+        deadlines=DeadlineIndex(client, prefix=prefix),
+        ledger=UpdateLedger(client, prefix=prefix),
+        lease=RedisLease(client, prefix=prefix),
+        clock=clock,
+        seeds=seeds,
+        default_language=config.language,
+    )
     Handlers(service).install(app)
     app.bot_data["redis"] = client
     app.bot_data["owns_redis"] = redis is None
