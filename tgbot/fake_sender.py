@@ -33,7 +33,7 @@ class FakeSender:
 
     username: str = "saboteur_test_bot"
     admins: set[tuple[int, int]] = field(default_factory=set)  # (chat, user)
-    blocked: set[int] = field(default_factory=set)  # users who blocked the bot
+    blocked: set[int] = field(default_factory=set)  # chats that refuse the bot (blocked, kicked)
     moved: dict[int, int] = field(default_factory=dict)  # group -> supergroup, not followed yet
     budget: Budget | None = None
     clock: Callable[[], float] = lambda: 0.0
@@ -56,6 +56,8 @@ class FakeSender:
         return sent.message_id
 
     async def _group_open(self, chat_id: int) -> bool:
+        if chat_id in self.blocked:
+            return False
         if chat_id in self.moved:
             self.migrations[chat_id] = self.moved[chat_id]
             return False

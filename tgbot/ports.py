@@ -1,4 +1,5 @@
-"""The ports the use cases need besides the store: sending, the delivery lease, deadlines, ledger.
+"""The ports the use cases need besides the store: sending, pictures, the delivery lease,
+deadlines, the update ledger, the chat budget.
 
 Each has a Redis (or Telegram) implementation for production and an in-memory fake
 (`tgbot.memory_ports`, `tgbot.fake_sender`) with the same contract, so a use case can run
@@ -7,11 +8,13 @@ entirely in memory.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
+from engine import GameState
+
 from .clocks import Deadline
-from .menus import Button
+from .menus import Button, Screen
 
 Keyboard = Sequence[Sequence[Button]]
 
@@ -122,4 +125,18 @@ class Budget(Protocol):
 
     async def hold(self, chat_id: int, now: float, seconds: float) -> None:
         """Treat the chat's budget as spent for `seconds`."""
+        ...
+
+
+class Painter(Protocol):
+    """The pictures of the bot's messages, as PNG bytes."""
+
+    def board(self, state: GameState, names: Mapping[int, str]) -> bytes:
+        """The group's board post."""
+        ...
+
+    def screen(
+        self, state: GameState, player: int, screen: Screen, names: Mapping[int, str]
+    ) -> bytes:
+        """A player's private screen."""
         ...

@@ -24,7 +24,8 @@ from .callback import (
 from .config import DEFAULT_LANGUAGE
 from .i18n import Language, texts
 from .menus import Keyboard
-from .ports import Deadlines, Lease, Ledger, Sender
+from .pictures import Pictures
+from .ports import Deadlines, Lease, Ledger, Painter, Sender
 from .store import Store
 from .usecases import chats, clocks, delivery, lobby, play
 from .usecases.context import Context, Person, Place, Toast, invalid_button
@@ -52,6 +53,7 @@ class GameService:
         seeds: Callable[[], int],
         ids: Callable[[], str] | None = None,
         default_language: Language = DEFAULT_LANGUAGE,
+        painter: Painter | None = None,
     ) -> None:
         self.ctx = Context(
             store=store,
@@ -66,6 +68,7 @@ class GameService:
             seeds=seeds,
             ids=ids,
             default_language=default_language,
+            painter=painter or Pictures(),
         )
 
     @property

@@ -6,12 +6,13 @@ import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..callback import GameId, new_game_id
 from ..config import DEFAULT_LANGUAGE
 from ..i18n import Language, Texts, parse_language, texts
-from ..ports import Deadlines, Lease, Ledger, Sender
+from ..pictures import Pictures
+from ..ports import Deadlines, Lease, Ledger, Painter, Sender
 from ..records import GameRecord, MessageIds
 from ..store import ContentionError, Decision, Store
 
@@ -61,6 +62,7 @@ class Context:
     seeds: Callable[[], int]
     ids: Callable[[], str] | None = None
     default_language: Language = DEFAULT_LANGUAGE
+    painter: Painter = field(default_factory=Pictures)
 
     def now(self) -> int:
         """The clock's time, in whole seconds."""

@@ -9,7 +9,6 @@ import logging
 from .. import presenter
 from ..callback import GameId
 from ..outbox import board_posted, delete_later, notes_for, private_sent, text_sent
-from ..pictures import board_png
 from ..records import CorruptRecordError, GameRecord
 from .chats import migrate
 from .clocks import handle_deadline
@@ -92,7 +91,7 @@ async def _board(ctx: Context, record: GameRecord) -> bool | None:
     lines = record.owed.board_lines
     names = presenter.names_of(record)
     caption = presenter.board_caption(state, names, record.language, lines)
-    png = board_png(state, names)
+    png = ctx.painter.board(state, names)
     posted = await ctx.sender.group_photo(record.chat_id, record.thread_id, png, caption)
     if posted is None and await _flooded(ctx, record.chat_id):
         return None

@@ -9,7 +9,6 @@ from engine import Phase
 
 from .. import menus, presenter
 from ..outbox import delete_later, deleted
-from ..pictures import screen_png
 from ..records import GameRecord, Status
 from .context import Context, group_texts, player_language
 
@@ -48,7 +47,7 @@ async def show(
     lang = player_language(record, user_id)
     names = presenter.names_of(record)
     caption = presenter.hand_caption(record, state, user_id, lang, screen.prompt)
-    png = screen_png(state, user_id, screen, names)
+    png = ctx.painter.screen(state, user_id, screen, names)
     in_play = record.status is Status.PLAYING and state.phase is Phase.PLAYING
     keyboard = screen.keyboard if in_play else ()
     live = record.messages.hand_of(user_id)
