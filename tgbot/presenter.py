@@ -30,6 +30,7 @@ from engine.events import (
 from engine.model import player_range
 from render.labels import cell_label
 
+from . import commands
 from .callback import (
     CancelGame,
     LeaveGame,
@@ -486,25 +487,25 @@ def hand_caption(
 
 
 def help_text(lang: Language) -> str:
-    """/help: the commands, and how a move is made in private."""
-    return texts(lang).gettext(
-        "<b>Saboteur bot</b>\n"
-        "Play Saboteur with your group, one move at a time, whenever you have a minute.\n"
-        "\n"
-        "<b>In the group</b>\n"
-        "/new: open a game (edition, time per turn, variants)\n"
-        "/join: join it · /leave: leave it\n"
-        "/start: start the game\n"
-        "/board: post the board again · /status: whose turn it is\n"
-        "/cancel: cancel the game (creator or admin)\n"
-        "/kick: skip a player who is away\n"
-        "/settings: settings · /lang: the group's language\n"
-        "/rules: the rules in short\n"
-        "\n"
-        "<b>In private</b>\n"
-        "Your cards are in our private chat. Tap a card, pick a numbered spot or a player, then "
-        "confirm. To discard, tap Discard, pick the card(s) and confirm.\n"
-        "/lang: your own language"
+    """/help: the commands of groups and of private chats, and how a move is made in private."""
+    tr = texts(lang)
+    return "\n".join(
+        [
+            tr.gettext(
+                "<b>Saboteur bot</b>\n"
+                "Play Saboteur with your group, one move at a time, whenever you have a minute."
+            ),
+            "",
+            tr.gettext("<b>In the group</b>"),
+            *commands.help_lines(commands.Scope.GROUP, tr),
+            "",
+            tr.gettext("<b>In private</b>"),
+            tr.gettext(
+                "Your cards are in our private chat. Tap a card, pick a numbered spot or a "
+                "player, then confirm. To discard, tap Discard, pick the card(s) and confirm."
+            ),
+            *commands.help_lines(commands.Scope.PRIVATE, tr),
+        ]
     )
 
 
