@@ -194,3 +194,13 @@ def table() -> Table:
 
 
 __all__ = ["EN", "KO", "Edition", "Table", "person", "place"]
+
+
+class BusyStore(MemoryStore):
+    """A memory store where every compare-and-set loses (others always saved first)."""
+
+    busy: bool = False
+
+    async def save(self, record: GameRecord, expected_rev: int) -> bool:
+        """Lose while busy."""
+        return False if self.busy else await super().save(record, expected_rev)
