@@ -20,7 +20,7 @@ from telegram.ext import (
     filters,
 )
 
-from . import presenter
+from . import guide, presenter
 from .callback import decode
 from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, texts
@@ -168,11 +168,11 @@ class Handlers:
 
     async def help(self, update: Update, context: Context) -> None:
         """/help."""
-        await self._reply(update, lambda lang: [presenter.help_text(lang)])
+        await self._reply(update, lambda lang: [guide.help_text(lang)])
 
     async def rules(self, update: Update, context: Context) -> None:
         """/rules: both editions in short."""
-        await self._reply(update, presenter.rules_texts)
+        await self._reply(update, guide.rules_texts)
 
     async def settings(self, update: Update, context: Context) -> None:
         """/settings in a group: language, and the running game's time per turn."""

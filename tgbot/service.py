@@ -8,19 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .callback import (
-    CancelGame,
-    Command,
-    GameId,
-    JoinGame,
-    LeaveGame,
-    Noop,
-    SetEdition,
-    SetLanguage,
-    SetTurnLimit,
-    StartGame,
-    ToggleVariant,
-)
+from .callback import LOBBY_COMMANDS, Command, GameId, Noop, SetLanguage
 from .config import DEFAULT_LANGUAGE
 from .i18n import Language, texts
 from .menus import Keyboard
@@ -32,10 +20,6 @@ from .usecases.context import Context, Person, Place, Toast, invalid_button
 from .usecases.lobby_decisions import START_GRACE_SECONDS
 
 __all__ = ["START_GRACE_SECONDS", "GameService", "Person", "Place", "Toast"]
-
-_LOBBY_COMMANDS = (
-    JoinGame | LeaveGame | StartGame | CancelGame | SetEdition | ToggleVariant | SetTurnLimit
-)
 
 
 class GameService:
@@ -170,6 +154,6 @@ class GameService:
             return Toast("")
         if isinstance(command, SetLanguage):
             return await chats.choose_language(self.ctx, person, command, chat_id, thread_id)
-        if isinstance(command, _LOBBY_COMMANDS):
+        if isinstance(command, LOBBY_COMMANDS):
             return await lobby.tap(self.ctx, person, command, chat_id)
         return await play.hand_tap(self.ctx, person, command, chat_id, message_id)

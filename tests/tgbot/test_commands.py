@@ -9,7 +9,7 @@ from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChat
 from telegram.ext import CommandHandler
 
 from tgbot import app as app_module
-from tgbot import presenter
+from tgbot import guide
 from tgbot.commands import COMMANDS, Scope, help_lines, menu, readme_list
 from tgbot.handlers import GROUPS, PRIVATE, Handlers
 from tgbot.i18n import LANGUAGES, Language, texts
@@ -108,7 +108,7 @@ def test_menus_are_translated_and_fit_telegram(lang: Language) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES, ids=str)
 def test_help_lists_the_commands_of_both_kinds_of_chat(lang: Language) -> None:
-    text = presenter.help_text(lang)
+    text = guide.help_text(lang)
     for scope in Scope:
         for line in help_lines(scope, texts(lang)):
             assert line in text

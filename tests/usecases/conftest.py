@@ -19,10 +19,10 @@ from tgbot.callback import (
     GameId,
     LeaveGame,
     StartGame,
-    join_payload,
 )
 from tgbot.fake_sender import FakeSender, Sent
 from tgbot.i18n import Language
+from tgbot.links import join_payload
 from tgbot.memory_ports import MemoryDeadlines, MemoryLease, MemoryLedger
 from tgbot.memory_store import MemoryStore
 from tgbot.menus import Screen

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tgbot.callback import SetLanguage, join_payload
+from tgbot.callback import SetLanguage
+from tgbot.links import join_payload
 from tgbot.records import Status
 
 from .conftest import ANN, BOB, CAT, DAN, EN, GROUP, KO, OTHER_GROUP, Table, person, place

@@ -6,7 +6,8 @@ import logging
 
 import pytest
 
-from tgbot.callback import GameId, ShowHand, hand_payload
+from tgbot.callback import GameId, ShowHand
+from tgbot.links import hand_payload
 from tgbot.memory_ports import MemoryBudget
 from tgbot.usecases.delivery import deliver_one
 

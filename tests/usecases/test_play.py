@@ -13,8 +13,8 @@ from tgbot.callback import (
     SetTurnLimit,
     ShowHand,
     StartDiscard,
-    hand_payload,
 )
+from tgbot.links import hand_payload
 from tgbot.records import Status
 
 from .conftest import ANN, BOB, CAT, DAN, GROUP, Table, person, place

@@ -1,4 +1,5 @@
-"""The in-memory ports keep their contracts: lease, deadlines, ledger, budget, the fake sender."""
+"""The in-memory ports keep their contracts: a lease's renewal, deadlines, ledger, budget, the
+fake sender (the lease's holder rules run over Redis and memory in tests/tgbot/test_lease.py)."""
 
 from __future__ import annotations
 
@@ -7,25 +8,6 @@ from tgbot.fake_sender import FakeSender
 from tgbot.memory_ports import MemoryBudget, MemoryDeadlines, MemoryLease, MemoryLedger
 
 from .conftest import Clock
-
-
-async def test_a_lease_has_one_holder_at_a_time() -> None:
-    lease = MemoryLease(clock=Clock())
-    token = await lease.acquire("g")
-    assert token is not None and await lease.acquire("g") is None
-    assert await lease.acquire("h") is not None
-
-
-async def test_only_the_holder_renews_and_releases() -> None:
-    lease = MemoryLease(clock=Clock())
-    token = await lease.acquire("g")
-    assert token is not None
-    assert not await lease.renew("g", "someone else")
-    await lease.release("g", "someone else")
-    assert await lease.acquire("g") is None
-    assert await lease.renew("g", token)
-    await lease.release("g", token)
-    assert await lease.acquire("g") is not None
 
 
 async def test_a_lease_expires_unless_renewed() -> None:

@@ -25,10 +25,9 @@ from ..callback import (
     StartGame,
     ToggleVariant,
     Variant,
-    join_payload,
-    start_link,
 )
 from ..i18n import Language, Texts, texts
+from ..links import join_payload, start_link
 from ..outbox import owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import Decision

@@ -10,8 +10,9 @@ from enum import Enum
 from engine import IllegalAction, Phase, apply, current_player
 
 from .. import menus, presenter
-from ..callback import Back, Command, HandLink, JoinLink, ShowHand, parse_start_payload
+from ..callback import Back, Command, ShowHand
 from ..i18n import Texts, texts
+from ..links import HandLink, JoinLink, parse_start_payload
 from ..names import reason_text
 from ..outbox import owe
 from ..records import GameRecord, Status
