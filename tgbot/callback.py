@@ -30,7 +30,7 @@ from enum import Enum
 
 from engine import Edition, Tool
 
-from .fields import Code, Field, IndexSet, Int, OptCode, OptInt, Pattern
+from .fields import Code, Field, IndexSet, Int, Opt, Pattern
 from .i18n import LANGUAGES, Language
 
 TAG = "s1"
@@ -315,7 +315,7 @@ _SPOT = Int(1, MAX_SPOT)
 _SEAT = Int(0, MAX_SEAT)
 _GOAL = Int(0, GOAL_COUNT - 1)
 _ITEM = Int(0, MAX_IN_FRONT_INDEX)
-_HOURS = OptInt(Int(1, MAX_TURN_LIMIT_HOURS))
+_HOURS = Opt(Int(1, MAX_TURN_LIMIT_HOURS))
 _EDITION = Code({Edition.BASE: "b", Edition.DELUXE: "d"})
 _VARIANT = Code({Variant.GOLD_PER_MINER: "pm", Variant.GREEDY_DWARF: "gd"})
 _TOOL = Code({Tool.PICKAXE: "p", Tool.LANTERN: "l", Tool.CART: "c"})
@@ -338,7 +338,7 @@ _SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     PickGoal: ("gg", (*_GV, _HAND, _GOAL)),
     PickTool: ("go", (*_GV, _HAND, _SEAT, _TOOL)),
     ConfirmSpot: ("cp", (*_GV, _HAND, _SPOT)),
-    ConfirmTarget: ("ct", (*_GV, _HAND, _SEAT, OptCode(_TOOL))),
+    ConfirmTarget: ("ct", (*_GV, _HAND, _SEAT, Opt(_TOOL))),
     ConfirmGoal: ("cg", (*_GV, _HAND, _GOAL)),
     Back: ("gb", _GV),
     StartDiscard: ("gd", _GV),

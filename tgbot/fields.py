@@ -59,10 +59,10 @@ class Int:
 
 
 @dataclass(frozen=True, slots=True)
-class OptInt:
-    """A number, or nothing for None."""
+class Opt:
+    """A field's value, or nothing for None."""
 
-    inner: Int
+    inner: Field
 
     @property
     def width(self) -> int:
@@ -71,7 +71,7 @@ class OptInt:
     def to_wire(self, value: Any) -> str:
         return "" if value is None else self.inner.to_wire(value)
 
-    def from_wire(self, text: str) -> int | None:
+    def from_wire(self, text: str) -> Any:
         return None if text == "" else self.inner.from_wire(text)
 
 
@@ -96,23 +96,6 @@ class Code(Generic[E]):
             if code == text:
                 return member
         raise ValueError(f"unknown code {text!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class OptCode(Generic[E]):
-    """A code, or nothing for None."""
-
-    inner: Code[E]
-
-    @property
-    def width(self) -> int:
-        return self.inner.width
-
-    def to_wire(self, value: Any) -> str:
-        return "" if value is None else self.inner.to_wire(value)
-
-    def from_wire(self, text: str) -> E | None:
-        return None if text == "" else self.inner.from_wire(text)
 
 
 @dataclass(frozen=True, slots=True)
