@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import logging
 
 from .. import menus, presenter
 from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
@@ -32,8 +31,6 @@ from .lobby_decisions import (
 )
 from .screens import refresh_private
 from .turns import schedule
-
-log = logging.getLogger(__name__)
 
 REDRAWS = 8  # a lobby is drawn again while other processes keep changing it, this many times
 
