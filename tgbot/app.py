@@ -6,38 +6,32 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
-from telegram import Bot, BotCommand
+from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from .budget import ChatBudget
+from .commands import Scope, menu
 from .config import Config, ConfigError, redacted_url
+from .dedupe import UpdateLedger
 from .handlers import Handlers
-from .i18n import LANGUAGES, NC_, Language, Marked, texts
+from .i18n import LANGUAGES, Language, texts
+from .lease import RedisLease
 from .redis_store import RedisStore
+from .scheduler import DeadlineIndex
 from .service import GameService
 from .telegram_io import Sender
 
 log = logging.getLogger(__name__)
 
-COMMANDS: Mapping[str, Marked] = {
-    # Translators: a command's description in Telegram's command menu.
-    "new": NC_("command menu", "Open a new game in this chat"),
-    "join": NC_("command menu", "Join the game being set up"),
-    "leave": NC_("command menu", "Leave the game being set up"),
-    "start": NC_("command menu", "Start the game (or open the bot in private)"),
-    "board": NC_("command menu", "Post the board again"),
-    "status": NC_("command menu", "Whose turn it is and how long is left"),
-    "kick": NC_("command menu", "Skip a player who is away"),
-    "cancel": NC_("command menu", "Cancel the game (creator or admin)"),
-    "rules": NC_("command menu", "The rules in short"),
-    "help": NC_("command menu", "How to play with this bot"),
-    "lang": NC_("command menu", "Choose the language"),
-}
+_MENU_SCOPES = (
+    (Scope.GROUP, BotCommandScopeAllGroupChats()),
+    (Scope.PRIVATE, BotCommandScopeAllPrivateChats()),
+)
 SWEEP_SECONDS = 2.0  # how often deadlines are served and owed announcements retried
 
 
@@ -66,7 +60,16 @@ def build_application(
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
     sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock)
-    service = GameService(store, sender, clock=clock, seeds=seeds, default_language=config.language)
+    service = GameService(
+        store,
+        sender,
+        deadlines=DeadlineIndex(client, prefix=prefix),
+        ledger=UpdateLedger(client, prefix=prefix),
+        lease=RedisLease(client, prefix=prefix),
+        clock=clock,
+        seeds=seeds,
+        default_language=config.language,
+    )
     Handlers(service).install(app)
     app.bot_data["redis"] = client
     app.bot_data["owns_redis"] = redis is None
@@ -111,15 +114,15 @@ async def check_services(config: Config) -> None:
 
 
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
-    """Check Redis, and publish the command menu in every language."""
+    """Check Redis, and publish the command menus of groups and private chats in every language."""
     client: Redis = app.bot_data["redis"]
     await client.ping()
     default: Language = app.bot_data["language"]
     for lang in LANGUAGES:
-        tr = texts(lang)
-        commands = [BotCommand(c, tr.marked(text)) for c, text in COMMANDS.items()]
         code = None if lang == default else lang.code.split("_")[0]  # Telegram's are two letters
-        await app.bot.set_my_commands(commands, language_code=code)
+        for scope, where in _MENU_SCOPES:
+            listed = [BotCommand(c, text) for c, text in menu(scope, texts(lang))]
+            await app.bot.set_my_commands(listed, scope=where, language_code=code)
     app.bot_data["sweeper"] = asyncio.create_task(_sweep_forever(app.bot_data["service"]))
 
 

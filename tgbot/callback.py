@@ -17,22 +17,20 @@ decodes to None (the handler then answers "this button is out of date"). `<op>` 
 - a set of hand indexes: its digits in increasing order (`025`), possibly empty.
 
 Every input is canonical: a string decodes only if encoding the result gives the same string back,
-so no two strings mean the same command. Start links (`t.me/<bot>?start=<payload>`) use the
-payloads `join-<game id>` and `hand-<game id>`.
+so no two strings mean the same command. The fields' codecs are in `tgbot.fields`; start links
+(`t.me/<bot>?start=<payload>`) in `tgbot.links`.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Hashable
 from dataclasses import dataclass, fields
 from enum import Enum
-from itertools import pairwise
-from typing import Any, Generic, Protocol, TypeVar
 
 from engine import Edition, Tool
 
+from .fields import Code, Field, IndexSet, Int, Opt, Pattern
 from .i18n import LANGUAGES, Language
 
 TAG = "s1"
@@ -310,155 +308,22 @@ LOBBY_COMMANDS: tuple[type[GameCommand], ...] = (
 )
 
 
-# ------------------------------------------------------------------ field codecs
-
-E = TypeVar("E", bound=Hashable)
-
-
-class _Field(Protocol):
-    @property
-    def width(self) -> int: ...
-
-    def to_wire(self, value: Any) -> str: ...
-
-    def from_wire(self, text: str) -> Any: ...
-
-
-_DECIMAL = re.compile(r"0|[1-9][0-9]*")
-
-
-@dataclass(frozen=True, slots=True)
-class _Int:
-    lo: int
-    hi: int
-
-    @property
-    def width(self) -> int:
-        return len(str(self.hi))
-
-    def to_wire(self, value: Any) -> str:
-        if type(value) is not int or not self.lo <= value <= self.hi:
-            raise ValueError(f"{value!r} is not an integer from {self.lo} to {self.hi}")
-        return str(value)
-
-    def from_wire(self, text: str) -> int:
-        if len(text) > self.width or not _DECIMAL.fullmatch(text):
-            raise ValueError(f"not a canonical number: {text!r}")
-        value = int(text)
-        if not self.lo <= value <= self.hi:
-            raise ValueError(f"{value} is out of range")
-        return value
-
-
-@dataclass(frozen=True, slots=True)
-class _OptInt:
-    inner: _Int
-
-    @property
-    def width(self) -> int:
-        return self.inner.width
-
-    def to_wire(self, value: Any) -> str:
-        return "" if value is None else self.inner.to_wire(value)
-
-    def from_wire(self, text: str) -> int | None:
-        return None if text == "" else self.inner.from_wire(text)
-
-
-@dataclass(frozen=True, slots=True)
-class _Code(Generic[E]):
-    codes: dict[E, str]
-
-    @property
-    def width(self) -> int:
-        return max(len(c) for c in self.codes.values())
-
-    def to_wire(self, value: Any) -> str:
-        try:
-            return self.codes[value]
-        except (KeyError, TypeError):
-            raise ValueError(f"{value!r} has no code") from None
-
-    def from_wire(self, text: str) -> E:
-        for member, code in self.codes.items():
-            if code == text:
-                return member
-        raise ValueError(f"unknown code {text!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class _OptCode(Generic[E]):
-    inner: _Code[E]
-
-    @property
-    def width(self) -> int:
-        return self.inner.width
-
-    def to_wire(self, value: Any) -> str:
-        return "" if value is None else self.inner.to_wire(value)
-
-    def from_wire(self, text: str) -> E | None:
-        return None if text == "" else self.inner.from_wire(text)
-
-
-@dataclass(frozen=True, slots=True)
-class _IndexSet:
-    min_size: int
-    max_size: int
-
-    @property
-    def width(self) -> int:
-        return self.max_size
-
-    def to_wire(self, value: Any) -> str:
-        if not isinstance(value, frozenset) or not self.min_size <= len(value) <= self.max_size:
-            raise ValueError(f"{value!r} is not a set of {self.min_size}-{self.max_size} indexes")
-        if any(type(i) is not int or not 0 <= i <= MAX_HAND_INDEX for i in value):
-            raise ValueError(f"{value!r} holds an index outside 0-{MAX_HAND_INDEX}")
-        return "".join(str(i) for i in sorted(value))
-
-    def from_wire(self, text: str) -> frozenset[int]:
-        if not self.min_size <= len(text) <= self.max_size:
-            raise ValueError(f"wrong number of indexes: {text!r}")
-        digits = [ord(ch) - 48 for ch in text]
-        if any(not 0 <= d <= MAX_HAND_INDEX for d in digits):
-            raise ValueError(f"not hand indexes: {text!r}")
-        if any(a >= b for a, b in pairwise(digits)):
-            raise ValueError(f"indexes not strictly increasing: {text!r}")
-        return frozenset(digits)
-
-
-@dataclass(frozen=True, slots=True)
-class _Game:
-    @property
-    def width(self) -> int:
-        return GAME_ID_LENGTH
-
-    def to_wire(self, value: Any) -> str:
-        if not isinstance(value, str) or not _GAME_ID.fullmatch(value):
-            raise ValueError(f"not a game id: {value!r}")
-        return value
-
-    def from_wire(self, text: str) -> str:
-        return self.to_wire(text)
-
-
-_GAME = _Game()
-_VERSION = _Int(0, MAX_VERSION)
-_HAND = _Int(0, MAX_HAND_INDEX)
-_SPOT = _Int(1, MAX_SPOT)
-_SEAT = _Int(0, MAX_SEAT)
-_GOAL = _Int(0, GOAL_COUNT - 1)
-_ITEM = _Int(0, MAX_IN_FRONT_INDEX)
-_HOURS = _OptInt(_Int(1, MAX_TURN_LIMIT_HOURS))
-_EDITION = _Code({Edition.BASE: "b", Edition.DELUXE: "d"})
-_VARIANT = _Code({Variant.GOLD_PER_MINER: "pm", Variant.GREEDY_DWARF: "gd"})
-_TOOL = _Code({Tool.PICKAXE: "p", Tool.LANTERN: "l", Tool.CART: "c"})
-_LANGUAGE = _Code({lang: lang.code for lang in LANGUAGES})
-_GV: tuple[_Field, ...] = (_GAME, _VERSION)
+_GAME = Pattern(GAME_ID_LENGTH, _GAME_ID)
+_VERSION = Int(0, MAX_VERSION)
+_HAND = Int(0, MAX_HAND_INDEX)
+_SPOT = Int(1, MAX_SPOT)
+_SEAT = Int(0, MAX_SEAT)
+_GOAL = Int(0, GOAL_COUNT - 1)
+_ITEM = Int(0, MAX_IN_FRONT_INDEX)
+_HOURS = Opt(Int(1, MAX_TURN_LIMIT_HOURS))
+_EDITION = Code({Edition.BASE: "b", Edition.DELUXE: "d"})
+_VARIANT = Code({Variant.GOLD_PER_MINER: "pm", Variant.GREEDY_DWARF: "gd"})
+_TOOL = Code({Tool.PICKAXE: "p", Tool.LANTERN: "l", Tool.CART: "c"})
+_LANGUAGE = Code({lang: lang.code for lang in LANGUAGES})
+_GV: tuple[Field, ...] = (_GAME, _VERSION)
 
 # op code and field codecs of each command, in dataclass field order
-_SPECS: dict[type[Command], tuple[str, tuple[_Field, ...]]] = {
+_SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     JoinGame: ("lj", _GV),
     LeaveGame: ("ll", _GV),
     StartGame: ("ls", _GV),
@@ -473,17 +338,17 @@ _SPECS: dict[type[Command], tuple[str, tuple[_Field, ...]]] = {
     PickGoal: ("gg", (*_GV, _HAND, _GOAL)),
     PickTool: ("go", (*_GV, _HAND, _SEAT, _TOOL)),
     ConfirmSpot: ("cp", (*_GV, _HAND, _SPOT)),
-    ConfirmTarget: ("ct", (*_GV, _HAND, _SEAT, _OptCode(_TOOL))),
+    ConfirmTarget: ("ct", (*_GV, _HAND, _SEAT, Opt(_TOOL))),
     ConfirmGoal: ("cg", (*_GV, _HAND, _GOAL)),
     Back: ("gb", _GV),
     StartDiscard: ("gd", _GV),
-    ToggleDiscard: ("dk", (*_GV, _HAND, _IndexSet(0, MAX_HAND_INDEX + 1))),
-    ConfirmDiscard: ("dc", (*_GV, _IndexSet(1, MAX_DISCARD))),
-    ClearFront: ("df", (*_GV, _IndexSet(2, 2), _ITEM)),
+    ToggleDiscard: ("dk", (*_GV, _HAND, IndexSet(0, MAX_HAND_INDEX + 1))),
+    ConfirmDiscard: ("dc", (*_GV, IndexSet(1, MAX_DISCARD))),
+    ClearFront: ("df", (*_GV, IndexSet(2, 2), _ITEM)),
     SetLanguage: ("la", (_LANGUAGE,)),
     Noop: ("no", ()),
 }
-_BY_OP: dict[str, tuple[type[Command], tuple[_Field, ...]]] = {
+_BY_OP: dict[str, tuple[type[Command], tuple[Field, ...]]] = {
     op: (cls, specs) for cls, (op, specs) in _SPECS.items()
 }
 COMMAND_TYPES: tuple[type[Command], ...] = tuple(_SPECS)
@@ -545,7 +410,7 @@ def is_game_command(command: Command) -> bool:
     return not isinstance(command, SetLanguage | Noop)
 
 
-# ------------------------------------------------------------------ game ids and start links
+# ------------------------------------------------------------------ game ids
 
 
 def new_game_id(rng: random.Random) -> GameId:
@@ -556,51 +421,3 @@ def new_game_id(rng: random.Random) -> GameId:
 def is_game_id(text: object) -> bool:
     """True for a string shaped like a game id."""
     return isinstance(text, str) and _GAME_ID.fullmatch(text) is not None
-
-
-@dataclass(frozen=True, slots=True)
-class JoinLink:
-    """`/start join-<game>`: join that game's lobby from the group's Join button."""
-
-    game: GameId
-
-
-@dataclass(frozen=True, slots=True)
-class HandLink:
-    """`/start hand-<game>`: show one's hand of that game (a button under the board post)."""
-
-    game: GameId
-
-
-StartPayload = JoinLink | HandLink
-_JOIN = "join-"
-_HAND_LINK = "hand-"
-
-
-def join_payload(game: GameId) -> str:
-    """The deep-link payload that joins a game."""
-    if not is_game_id(game):
-        raise ValueError(f"not a game id: {game!r}")
-    return _JOIN + game
-
-
-def hand_payload(game: GameId) -> str:
-    """The deep-link payload that opens one's hand of a game."""
-    if not is_game_id(game):
-        raise ValueError(f"not a game id: {game!r}")
-    return _HAND_LINK + game
-
-
-def parse_start_payload(text: str | None) -> StartPayload | None:
-    """The payload of `/start <payload>` (PTB's `context.args[0]`), or None if it is not ours."""
-    if not isinstance(text, str):
-        return None
-    for prefix, cls in ((_JOIN, JoinLink), (_HAND_LINK, HandLink)):
-        if text.startswith(prefix) and is_game_id(text[len(prefix) :]):
-            return cls(text[len(prefix) :])
-    return None
-
-
-def start_link(bot_username: str, payload: str) -> str:
-    """The t.me link that opens a private chat with the bot and sends `/start <payload>`."""
-    return f"https://t.me/{bot_username}?start={payload}"

@@ -20,8 +20,9 @@ from telegram.ext import (
     filters,
 )
 
-from . import presenter
+from . import guide, presenter
 from .callback import decode
+from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, texts
 from .service import GameService, Person, Place
 from .telegram_io import markup
@@ -60,30 +61,11 @@ class Handlers:
 
     def install(self, app: Application) -> None:  # type: ignore[type-arg]
         """Register every handler and the error handler."""
-        group_commands = {
-            "new": self.new,
-            "join": self.join,
-            "leave": self.leave,
-            "start": self.start_group,
-            "board": self.board,
-            "status": self.status,
-            "cancel": self.cancel,
-            "kick": self.kick,
-        }
-        for name, callback in group_commands.items():
-            app.add_handler(CommandHandler(name, callback, filters=GROUPS))
-        app.add_handler(CommandHandler("start", self.start_private, filters=PRIVATE))
-        app.add_handler(CommandHandler("help", self.help))
-        app.add_handler(CommandHandler("rules", self.rules))
-        app.add_handler(CommandHandler("settings", self.settings, filters=GROUPS))
-        app.add_handler(CommandHandler(["lang", "settings"], self.lang))
-        app.add_handler(
-            CommandHandler(
-                ["new", "join", "leave", "board", "status", "cancel"],
-                self.group_only,
-                filters=PRIVATE,
-            )
-        )
+        for command in COMMANDS:
+            for scope, where in ((Scope.GROUP, GROUPS), (Scope.PRIVATE, PRIVATE)):
+                name = command.handler(scope)
+                callback = self.group_only if name is None else getattr(self, name)
+                app.add_handler(CommandHandler(command.name, callback, filters=where))
         app.add_handler(TypeHandler(Update, self.once), group=-1)
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.migrated))
         app.add_handler(ChatMemberHandler(self.membership, ChatMemberHandler.MY_CHAT_MEMBER))
@@ -186,11 +168,11 @@ class Handlers:
 
     async def help(self, update: Update, context: Context) -> None:
         """/help."""
-        await self._reply(update, lambda lang: [presenter.help_text(lang)])
+        await self._reply(update, lambda lang: [guide.help_text(lang)])
 
     async def rules(self, update: Update, context: Context) -> None:
         """/rules: both editions in short."""
-        await self._reply(update, presenter.rules_texts)
+        await self._reply(update, guide.rules_texts)
 
     async def settings(self, update: Update, context: Context) -> None:
         """/settings in a group: language, and the running game's time per turn."""

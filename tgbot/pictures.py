@@ -43,6 +43,20 @@ def screen_png(state: GameState, player: int, screen: Screen, names: Mapping[int
     return to_png(_stack(board, hand))
 
 
+class Pictures:
+    """The real pictures (the `tgbot.ports.Painter` port), drawn by render/."""
+
+    def board(self, state: GameState, names: Mapping[int, str]) -> bytes:
+        """The group's board post."""
+        return board_png(state, names)
+
+    def screen(
+        self, state: GameState, player: int, screen: Screen, names: Mapping[int, str]
+    ) -> bytes:
+        """A player's private screen."""
+        return screen_png(state, player, screen, names)
+
+
 def _stack(top: Image.Image, bottom: Image.Image) -> Image.Image:
     """Two images one above the other, centred, on the board's background."""
     width = max(top.width, bottom.width)

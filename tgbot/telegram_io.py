@@ -12,9 +12,9 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMedia
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
-from .budget import ChatBudget
 from .callback import encode
 from .menus import Button
+from .ports import Budget
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +52,12 @@ def _clip(text: str, limit: int) -> str:
 
 
 class Sender:
-    """The bot's outgoing calls; each returns None/False instead of raising on Telegram errors."""
+    """The `ports.Sender` port over the Bot API: None/False, not raising, on Telegram errors."""
 
     def __init__(
         self,
         bot: Bot,
-        budget: ChatBudget | None = None,
+        budget: Budget | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.bot = bot

@@ -9,7 +9,7 @@ import re
 from emulator import Message, User
 from engine import Edition, Role
 from tests.catalog import texts
-from tgbot import presenter
+from tgbot import guide, presenter
 from tgbot.callback import (
     CancelGame,
     PickCard,
@@ -105,22 +105,22 @@ async def test_status_says_whose_turn_without_leaking_roles_or_hands(world: Worl
 async def test_help_and_rules_answer_in_the_chats_language(world: World) -> None:
     """The group gets Korean (the bot's default), a user's private chat their app's English."""
     (ann, _bob), chat = group_of(world, ("Ann", "Bob"))
-    assert shown(await reply(world, ann, chat, "/help")) == plain(presenter.help_text(KO))
+    assert shown(await reply(world, ann, chat, "/help")) == plain(guide.help_text(KO))
     await world.say(ann, chat, "/rules")
     base, deluxe = world.bot_messages(chat)[-2:]
     assert (shown(base), shown(deluxe)) == (
-        plain(presenter.rules_texts(KO)[0]),
-        plain(presenter.rules_texts(KO)[1]),
+        plain(guide.rules_texts(KO)[0]),
+        plain(guide.rules_texts(KO)[1]),
     )
 
     world.state.start_bot(ann.id)
     await world.settle()
-    assert shown(await reply(world, ann, ann.id, "/help")) == plain(presenter.help_text(EN))
+    assert shown(await reply(world, ann, ann.id, "/help")) == plain(guide.help_text(EN))
     await world.say(ann, ann.id, "/rules")
     base, deluxe = world.bot_messages(ann.id)[-2:]
     assert (shown(base), shown(deluxe)) == (
-        plain(presenter.rules_texts(EN)[0]),
-        plain(presenter.rules_texts(EN)[1]),
+        plain(guide.rules_texts(EN)[0]),
+        plain(guide.rules_texts(EN)[1]),
     )
 
 
@@ -138,7 +138,7 @@ async def test_lang_in_a_group_switches_the_group_and_its_running_game(world: Wo
         "toast", "Language: {language}", language=texts(EN).native_name
     )
     assert await world.store.group_language(chat) == EN
-    assert shown(await reply(world, players[0], chat, "/help")) == plain(presenter.help_text(EN))
+    assert shown(await reply(world, players[0], chat, "/help")) == plain(guide.help_text(EN))
     current = await player_to_act(world, gid, players)
     status = shown(await reply(world, players[0], chat, "/status"))
     assert (
@@ -178,10 +178,10 @@ async def test_lang_in_private_switches_the_users_texts(world: World) -> None:
     assert text == texts(KO).pgettext(
         "toast", "Language: {language}", language=texts(KO).native_name
     )
-    assert shown(await reply(world, ann, ann.id, "/help")) == plain(presenter.help_text(KO))
+    assert shown(await reply(world, ann, ann.id, "/help")) == plain(guide.help_text(KO))
     hand = await live_hand(world, gid, ann)
     assert "직업" in shown(hand) and "Your role" not in shown(hand)
-    assert shown(await reply(world, ann, chat, "/help")) == plain(presenter.help_text(KO))
+    assert shown(await reply(world, ann, chat, "/help")) == plain(guide.help_text(KO))
     assert "Your role" in shown(await live_hand(world, gid, players[1]))
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine import Edition, Tool
 from tgbot import callback as cb
+from tgbot import links
 from tgbot.i18n import LANGUAGES, Language
 
 GID = "Ab3dE9xYz0"
@@ -245,16 +246,16 @@ def test_game_ids_are_ten_base62_characters_from_the_given_source() -> None:
 @given(game_ids)
 def test_start_payloads_round_trip_within_telegrams_rules(game: str) -> None:
     for payload, link in (
-        (cb.join_payload(game), cb.JoinLink),
-        (cb.hand_payload(game), cb.HandLink),
+        (links.join_payload(game), links.JoinLink),
+        (links.hand_payload(game), links.HandLink),
     ):
         assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload)
-        assert cb.parse_start_payload(payload) == link(game)
+        assert links.parse_start_payload(payload) == link(game)
 
 
 @given(st.text(max_size=80))
 def test_parse_start_payload_never_raises(text: str) -> None:
-    result = cb.parse_start_payload(text)
+    result = links.parse_start_payload(text)
     assert result is None or cb.is_game_id(result.game)
 
 
@@ -262,12 +263,13 @@ def test_parse_start_payload_never_raises(text: str) -> None:
     "text", [None, "", "join-", "join-short", "join-Ab3dE9xYz0x", "leave-Ab3dE9xYz0", "Ab3dE9xYz0"]
 )
 def test_foreign_start_payloads_are_ignored(text: str | None) -> None:
-    assert cb.parse_start_payload(text) is None
+    assert links.parse_start_payload(text) is None
 
 
 def test_payload_helpers_refuse_bad_ids_and_build_links() -> None:
     with pytest.raises(ValueError):
-        cb.join_payload("bad id")
+        links.join_payload("bad id")
     assert (
-        cb.start_link("sabbot", cb.join_payload(GID)) == "https://t.me/sabbot?start=join-Ab3dE9xYz0"
+        links.start_link("sabbot", links.join_payload(GID))
+        == "https://t.me/sabbot?start=join-Ab3dE9xYz0"
     )

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 
 from engine import Card, Edition, Reason, Role, Side, Tool
 from engine.cards import GOAL_SPOTS
-from tgbot import app, i18n, names, presenter
+from tgbot import commands, i18n, names, presenter
 from tgbot.callback import Variant
 from tgbot.i18n import LANGUAGES, Language, parse_language, texts
 
@@ -213,7 +213,7 @@ def test_every_name_the_game_needs_is_marked() -> None:
     assert set(names.REASONS) == set(Reason)
     assert set(presenter.VARIANTS) == set(Variant)
     assert len(names.GOALS) == len(GOAL_SPOTS)
-    assert set(app.COMMANDS) >= {"new", "join", "start", "help", "lang"}
+    assert {c.name for c in commands.COMMANDS} >= {"new", "join", "start", "help", "lang"}
 
 
 def test_each_language_names_itself_in_its_own_words() -> None:

@@ -18,7 +18,7 @@ from engine.model import (
 )
 from tests.repository import ROOT
 from tgbot.i18n import LANGUAGES, Language
-from tgbot.presenter import rules_texts
+from tgbot.guide import rules_texts
 
 EN = Language("en")
 RULES_DOC = (ROOT / "docs" / "rules.md").read_text()

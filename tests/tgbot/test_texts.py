@@ -8,7 +8,7 @@ import pytest
 
 from engine import Card, GameState, Tool, new_game
 from engine.events import ActionPlayed, CardsDiscarded
-from tgbot import menus, names, presenter
+from tgbot import guide, menus, names, presenter
 from tgbot.callback import PickTarget, SetLanguage
 from tgbot.i18n import LANGUAGES, Language, texts
 
@@ -113,8 +113,8 @@ def test_the_language_buttons_are_the_catalogs_each_named_in_itself() -> None:
 
 
 def test_help_and_rules_come_in_each_language() -> None:
-    assert presenter.help_text(EN).startswith("<b>Saboteur bot</b>")
-    assert presenter.help_text(KO).startswith("<b>사보타지 봇</b>")
-    base, deluxe = presenter.rules_texts(KO)
+    assert guide.help_text(EN).startswith("<b>Saboteur bot</b>")
+    assert guide.help_text(KO).startswith("<b>사보타지 봇</b>")
+    base, deluxe = guide.rules_texts(KO)
     assert "3~10명" in base and "2~12명" in deluxe
     assert texts(KO).pgettext("toast", "Done!") == "완료!"

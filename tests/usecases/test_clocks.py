@@ -1,0 +1,203 @@
+"""Turn clock use cases in memory: deadlines, reminders, stand-ins and /kick votes."""
+
+from __future__ import annotations
+
+from tgbot.callback import SetTurnLimit, ShowHand
+from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO, reminder_lead
+
+from .conftest import ANN, BOB, CAT, DAN, EVE, GROUP, BrokenStore, Table, person, place
+
+HOUR = 3600
+
+
+async def _limit_one_hour(table: Table, gid: str) -> None:
+    revision = (await table.record(gid)).lobby.revision
+    await table.lobby_tap(ANN, SetTurnLimit(gid, revision, 1))
+
+
+async def test_a_started_game_schedules_a_reminder_and_a_timeout(table: Table) -> None:
+    gid = await table.start()
+    pending = dict(await table.deadlines.pending())
+    start = (await table.record(gid)).turn_started_at
+    assert pending == {
+        f"{gid}:0:remind": start + 24 * HOUR - reminder_lead(24 * HOUR),
+        f"{gid}:0:timeout": start + 24 * HOUR,
+    }
+
+
+async def test_a_move_replaces_the_deadlines_of_its_turn(table: Table) -> None:
+    gid = await table.start()
+    await table.discard(gid)
+    assert sorted(m for m, _ in await table.deadlines.pending()) == [
+        f"{gid}:1:remind",
+        f"{gid}:1:timeout",
+    ]
+
+
+async def test_no_time_limit_means_no_deadlines(table: Table) -> None:
+    gid = await table.start()
+    revision = (await table.record(gid)).lobby.revision
+    await table.lobby_tap(ANN, SetTurnLimit(gid, revision, None))
+    await table.discard(gid)
+    assert await table.deadlines.pending() == []
+
+
+async def test_the_reminder_comes_in_private_before_the_end(table: Table) -> None:
+    gid = await table.start()
+    player = await table.to_act(gid)
+    table.clock.advance(24 * HOUR - reminder_lead(24 * HOUR))
+    await table.service.sweep()
+    assert table.said(player)[-1].startswith("⏰ Your turn in <b>The Mine</b> ends in")
+    assert (await table.state(gid)).version == 0
+
+
+async def test_a_timeout_discards_for_the_player_and_says_so(table: Table) -> None:
+    gid = await table.start()
+    player = await table.to_act(gid)
+    table.clock.advance(24 * HOUR)
+    await table.service.sweep()
+    record = await table.record(gid)
+    assert record.state is not None and record.state.version == 1
+    assert dict(record.misses) == {player: 1} and record.automatic == ()
+    assert any("did not play in time" in t for t in table.said(GROUP))
+    (hand,) = table.sender.live(player, "photo")
+    assert "Time is up: I played for you" in hand.text
+
+
+async def test_missing_turns_in_a_row_puts_the_player_on_automatic(table: Table) -> None:
+    gid = await table.start()
+    await _limit_one_hour(table, gid)
+    player = await table.to_act(gid)
+    for _ in range(MISSES_FOR_AUTO):
+        while await table.to_act(gid) != player:
+            await table.discard(gid)
+        table.clock.advance(HOUR)
+        await table.service.sweep()
+    record = await table.record(gid)
+    assert player in record.automatic
+    assert any("is away; I play for them" in t for t in table.said(GROUP))
+
+
+async def test_a_player_on_automatic_is_played_for_after_a_pause(table: Table) -> None:
+    gid = await table.start()
+    player = await table.to_act(gid)
+    await table.service.kick(place(), person(EVE), True)
+    assert player in (await table.record(gid)).automatic
+    while await table.to_act(gid) != player:
+        await table.discard(gid)
+    version = (await table.state(gid)).version
+    table.clock.advance(AUTO_DELAY_SECONDS)
+    await table.service.sweep()
+    assert (await table.state(gid)).version == version + 1
+
+
+async def test_any_tap_brings_a_player_on_automatic_back(table: Table) -> None:
+    gid = await table.start()
+    player = await table.to_act(gid)
+    await table.service.kick(place(), person(EVE), True)
+    toast = await table.hand_tap(player, ShowHand(gid, 1))
+    assert toast.text == "Welcome back: you play your own turns again."
+    assert player not in (await table.record(gid)).automatic
+
+
+async def test_a_deadline_of_a_turn_already_played_does_nothing(table: Table) -> None:
+    gid = await table.start()
+    await table.discard(gid)
+    await table.service.handle_deadline(f"{gid}:0:timeout")
+    assert (await table.state(gid)).version == 1
+
+
+async def test_a_deadline_of_a_cancelled_game_does_nothing(table: Table) -> None:
+    gid = await table.start()
+    await table.service.cancel_command(place(), person(ANN), False)
+    await table.service.handle_deadline(f"{gid}:0:timeout")
+    assert (await table.state(gid)).version == 0
+
+
+async def test_an_unreadable_deadline_is_ignored(table: Table) -> None:
+    gid = await table.start()
+    for member in ("junk", f"{gid}:x:timeout", f"{gid}:0:later", "a:b:c:d"):
+        await table.service.handle_deadline(member)
+    assert (await table.state(gid)).version == 0
+
+
+async def test_a_deadline_of_a_game_that_is_gone_does_nothing(table: Table) -> None:
+    first = await table.start()
+    table.deadlines.due["Gone000001:0:timeout"] = 0.0
+    table.clock.advance(24 * HOUR)
+    await table.service.sweep()
+    assert (await table.state(first)).version == 1
+
+
+async def test_a_failing_deadline_does_not_stop_the_others() -> None:
+    table = Table(store_class=BrokenStore)
+    assert isinstance(table.store, BrokenStore)
+    first = await table.start()
+    second = await table.start(where=place(GROUP, 9))
+    table.store.broken = {first}
+    table.clock.advance(24 * HOUR)
+    await table.service.sweep()
+    assert (await table.state(second)).version == 1
+    table.store.broken = set()
+    assert (await table.state(first)).version == 0
+
+
+async def test_kick_without_a_game(table: Table) -> None:
+    text = await table.service.kick(place(), person(ANN), False)
+    assert text == "There is no game here. Open one with /new."
+
+
+async def test_kick_in_a_lobby(table: Table) -> None:
+    await table.open()
+    text = await table.service.kick(place(), person(ANN), False)
+    assert text == "There is no game here. Open one with /new."
+
+
+async def test_kick_about_ones_own_turn(table: Table) -> None:
+    gid = await table.start()
+    text = await table.service.kick(place(), person(await table.to_act(gid)), False)
+    assert text == "You cannot vote about your own turn."
+
+
+async def test_kick_by_someone_outside_the_game(table: Table) -> None:
+    await table.start()
+    text = await table.service.kick(place(), person(DAN), False)
+    assert text == "Only players of this game can vote."
+
+
+async def test_a_kick_vote_is_counted_once(table: Table) -> None:
+    gid = await table.start((ANN, BOB, CAT, DAN, EVE))
+    player = await table.to_act(gid)
+    voter = next(u for u in (ANN, BOB, CAT, DAN, EVE) if u != player)
+    first = await table.service.kick(place(), person(voter), False)
+    assert "votes to let the game play for" in first and "(1/3)" in first
+    again = await table.service.kick(place(), person(voter), False)
+    assert again == "You have already voted."
+    assert (await table.record(gid)).kick_votes == (voter,)
+
+
+async def test_a_majority_of_votes_lets_the_game_play(table: Table) -> None:
+    gid = await table.start()
+    player = await table.to_act(gid)
+    voters = [u for u in (ANN, BOB, CAT) if u != player]
+    assert "(1/2)" in await table.service.kick(place(), person(voters[0]), False)
+    assert await table.service.kick(place(), person(voters[1]), False) == ""
+    record = await table.record(gid)
+    assert record.state is not None and record.state.version == 1
+    assert player in record.automatic and record.kick_votes == ()
+    assert any("now plays for" in t for t in table.said(GROUP))
+
+
+async def test_an_admin_kicks_at_once(table: Table) -> None:
+    gid = await table.start()
+    assert await table.service.kick(place(), person(DAN), True) == ""
+    assert (await table.state(gid)).version == 1
+
+
+async def test_votes_are_forgotten_after_a_move(table: Table) -> None:
+    gid = await table.start((ANN, BOB, CAT, DAN, EVE))
+    player = await table.to_act(gid)
+    voter = next(u for u in (ANN, BOB, CAT, DAN, EVE) if u != player)
+    await table.service.kick(place(), person(voter), False)
+    await table.discard(gid)
+    assert (await table.record(gid)).kick_votes == ()

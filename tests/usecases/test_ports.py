@@ -1,0 +1,98 @@
+"""The in-memory ports keep their contracts: a lease's renewal, deadlines, ledger, budget, the
+fake sender (the lease's holder rules run over Redis and memory in tests/tgbot/test_lease.py)."""
+
+from __future__ import annotations
+
+from tgbot.clocks import Deadline, DeadlineKind
+from tgbot.fake_sender import FakeSender
+from tgbot.memory_ports import MemoryBudget, MemoryDeadlines, MemoryLease, MemoryLedger
+
+from .conftest import Clock
+
+
+async def test_a_lease_expires_unless_renewed() -> None:
+    clock = Clock()
+    lease = MemoryLease(clock=clock, ms=1000)
+    token = await lease.acquire("g")
+    assert token is not None
+    clock.advance(0.9)
+    assert await lease.renew("g", token)
+    clock.advance(0.9)
+    assert await lease.acquire("g") is None
+    clock.advance(0.2)
+    assert not await lease.renew("g", token)
+    assert await lease.acquire("g") is not None
+
+
+def _deadline(version: int, at: float, kind: DeadlineKind = DeadlineKind.TIMEOUT) -> Deadline:
+    return Deadline("g", version, kind, at)
+
+
+async def test_deadlines_are_claimed_when_due_and_once() -> None:
+    index = MemoryDeadlines()
+    await index.add([_deadline(1, 10), _deadline(2, 20), _deadline(3, 5, DeadlineKind.REMIND)])
+    assert await index.claim_due(9) == ["g:3:remind"]
+    assert await index.claim_due(20) == ["g:1:timeout", "g:2:timeout"]
+    assert await index.claim_due(100) == []
+
+
+async def test_deadlines_claimed_at_most_a_limit_at_a_time() -> None:
+    index = MemoryDeadlines()
+    await index.add([_deadline(v, v) for v in range(30)])
+    assert len(await index.claim_due(100, limit=20)) == 20
+    assert len(await index.claim_due(100)) == 10
+
+
+async def test_a_deadline_added_twice_is_kept_once_and_dropped() -> None:
+    index = MemoryDeadlines()
+    await index.add([_deadline(1, 10), _deadline(1, 12)])
+    assert await index.pending() == [("g:1:timeout", 12)]
+    await index.drop(["g:1:timeout", "unknown"])
+    assert await index.pending() == []
+
+
+async def test_the_ledger_claims_once() -> None:
+    ledger = MemoryLedger()
+    assert await ledger.claim(1) and not await ledger.claim(1)
+
+
+async def test_the_budget_allows_a_limit_per_window() -> None:
+    budget = MemoryBudget(limit=2, window=60)
+    assert await budget.take(1, 0) == 0 and await budget.take(1, 1) == 0
+    assert await budget.take(1, 2) == 58
+    assert await budget.take(2, 2) == 0
+    assert await budget.take(1, 60.5) == 0
+
+
+async def test_a_held_budget_waits_the_time_asked() -> None:
+    budget = MemoryBudget(limit=3, window=60)
+    await budget.hold(1, 100, 10)
+    assert await budget.take(1, 105) == 5
+    assert await budget.take(1, 110.5) == 0
+
+
+async def test_the_fake_sender_edits_and_deletes_only_live_messages() -> None:
+    sender = FakeSender()
+    text = await sender.group_text(-1, None, "hello")
+    photo = await sender.private_photo(7, b"", "caption", ())
+    assert text is not None and photo is not None
+    assert not await sender.edit_photo(-1, text, b"", "x", ())  # not a photo
+    assert await sender.edit_text(-1, text, "bye", None)
+    assert await sender.delete(-1, text) and not await sender.delete(-1, text)
+    assert not await sender.edit_text(-1, text, "again", None)
+    assert [s.text for s in sender.live(7)] == ["caption"]
+    assert sender.texts_in(-1) == ["bye"]
+
+
+async def test_the_fake_sender_refuses_blocked_chats_and_reports_moves() -> None:
+    sender = FakeSender(blocked={7}, moved={-1: -2})
+    assert await sender.private_text(7, "hi") is None
+    assert await sender.group_text(-1, None, "hi") is None
+    assert sender.migrations == {-1: -2} and sender.take_retry_after() is None
+
+
+async def test_the_fake_sender_reports_a_spent_budget() -> None:
+    sender = FakeSender(budget=MemoryBudget(limit=1))
+    assert await sender.group_text(-1, None, "one") is not None
+    assert await sender.group_photo(-1, None, b"", "two") is None
+    assert sender.take_retry_after() == 60 and sender.take_retry_after() is None

@@ -1,0 +1,48 @@
+"""Delivery leases in Redis: one key per game with an expiry, renewed and released by its holder."""
+
+from __future__ import annotations
+
+import uuid
+
+from redis.asyncio import Redis
+
+from .keys import Keys
+
+LEASE_MS = 15_000  # a game's delivery lease, renewed after each item; a dead holder's expires
+
+# KEYS: a lease. ARGV: the holder's token, milliseconds. Extends it only for its holder.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
+# KEYS: a lease. ARGV: the holder's token. Deletes it only for its holder.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class RedisLease:
+    """Leases named by game id, under `<prefix>:lease:{<gid>}`."""
+
+    def __init__(self, redis: Redis, *, prefix: str, ms: int = LEASE_MS) -> None:
+        self.redis = redis
+        self.keys = Keys(prefix)
+        self.ms = ms
+        self._renew = redis.register_script(_RENEW)
+        self._release = redis.register_script(_RELEASE)
+
+    async def acquire(self, name: str) -> str | None:
+        """Take the lease if nobody holds it: the holder's token, or None."""
+        token = uuid.uuid4().hex
+        taken = await self.redis.set(self.keys.lease(name), token, nx=True, px=self.ms)
+        return token if taken else None
+
+    async def renew(self, name: str, token: str) -> bool:
+        """Extend the lease if `token` still holds it."""
+        return bool(await self._renew(keys=[self.keys.lease(name)], args=[token, self.ms]))
+
+    async def release(self, name: str, token: str) -> None:
+        """Give the lease up if `token` still holds it."""
+        await self._release(keys=[self.keys.lease(name)], args=[token])

@@ -1,0 +1,85 @@
+"""Chat events: a group moved to a supergroup, the bot removed from a group, languages chosen."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import presenter
+from ..callback import SetLanguage
+from ..i18n import Language, texts
+from ..outbox import Owed
+from ..records import GameRecord, Status
+from .context import FINISHED_TTL_SECONDS, Context, Person, Toast, player_language
+from .lobby import refresh_lobby
+from .screens import refresh_private
+
+
+async def migrate(ctx: Context, old_chat: int, new_chat: int) -> None:
+    """A group was upgraded to a supergroup: its games follow to the new chat id."""
+    for gid in await ctx.store.chat_games(old_chat):
+        record = await ctx.change(gid, lambda r: dataclasses.replace(r, chat_id=new_chat))
+        if record is not None:
+            await ctx.store.move_chat(gid, old_chat, new_chat, record.thread_id)
+            await ctx.deliver(gid)
+
+
+async def bot_removed(ctx: Context, chat_id: int) -> None:
+    """The bot was removed from a group: its games end cleanly and the players are told."""
+    now = ctx.now()
+
+    def ended(record: GameRecord) -> GameRecord:
+        return dataclasses.replace(record, status=Status.CANCELLED, owed=Owed(), updated_at=now)
+
+    for gid in await ctx.store.chat_games(chat_id):
+        record = await ctx.change(gid, ended)
+        if record is None:
+            continue
+        await ctx.store.finish(gid, FINISHED_TTL_SECONDS)
+        chat = presenter.escape_text(record.title)
+        for uid in record.player_ids:
+            await ctx.store.remove_user_game(uid, gid)
+            tr = texts(player_language(record, uid))
+            removed = tr.gettext(
+                "I was removed from <b>{chat}</b>, so the game there has ended.", chat=chat
+            )
+            await ctx.sender.private_text(uid, removed)
+
+
+async def choose_language(
+    ctx: Context, person: Person, command: SetLanguage, chat_id: int, thread_id: int | None
+) -> Toast:
+    """A language button: in private the user's language, in a group the group's."""
+    if chat_id == person.user_id:
+        await ctx.store.set_user_language(person.user_id, command.language)
+        await _relabel_player(ctx, person.user_id, command.language)
+    else:
+        await ctx.store.set_group_language(chat_id, command.language)
+        await _relabel_game(ctx, chat_id, thread_id, command.language)
+    chosen = texts(command.language)
+    return Toast(chosen.pgettext("toast", "Language: {language}", language=chosen.native_name))
+
+
+async def _relabel_game(ctx: Context, chat_id: int, thread_id: int | None, lang: Language) -> None:
+    """The active game of this chat (or topic) speaks the group's new language from now on."""
+    gid = await ctx.store.active_game(chat_id, thread_id)
+    if gid is None:
+        return
+    record = await ctx.change(gid, lambda r: dataclasses.replace(r, language=lang))
+    if record is not None and record.status is Status.LOBBY:
+        await refresh_lobby(ctx, gid)
+
+
+async def _relabel_player(ctx: Context, user_id: int, lang: Language) -> None:
+    """A user's active games write to them in their new language from now on."""
+
+    def relabel(record: GameRecord) -> GameRecord:
+        players = tuple(
+            dataclasses.replace(p, language=lang) if p.user_id == user_id else p
+            for p in record.lobby.players
+        )
+        return dataclasses.replace(record, lobby=dataclasses.replace(record.lobby, players=players))
+
+    for gid in await ctx.store.user_games(user_id):
+        record = await ctx.change(gid, relabel)
+        if record is not None and record.state is not None and record.status is Status.PLAYING:
+            await refresh_private(ctx, record, user_id, new_message=False)

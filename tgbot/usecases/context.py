@@ -1,0 +1,154 @@
+"""What every use case shares: its dependencies (the ports), who asked and where, small helpers."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from ..callback import GameId, new_game_id
+from ..config import DEFAULT_LANGUAGE
+from ..i18n import Language, Texts, parse_language, texts
+from ..pictures import Pictures
+from ..ports import Deadlines, Lease, Ledger, Painter, Sender
+from ..records import GameRecord, MessageIds
+from ..store import ContentionError, Decision, Store
+
+log = logging.getLogger(__name__)
+
+FINISHED_TTL_SECONDS = 7 * 24 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """Who sent a request: id, display name, the language their Telegram app reports."""
+
+    user_id: int
+    name: str
+    language_code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a group request came from: the chat, its forum topic, its title."""
+
+    chat_id: int
+    thread_id: int | None
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Toast:
+    """The answer to a button tap: a toast, or a t.me link for Telegram to open."""
+
+    text: str
+    alert: bool = False
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The use cases' dependencies; `deliver` sends what a saved game owes (see `delivery`)."""
+
+    store: Store
+    sender: Sender
+    deadlines: Deadlines
+    ledger: Ledger
+    lease: Lease
+    deliver: Callable[[GameId], Awaitable[None]]
+    clock: Callable[[], float]
+    seeds: Callable[[], int]
+    ids: Callable[[], str] | None = None
+    default_language: Language = DEFAULT_LANGUAGE
+    painter: Painter = field(default_factory=Pictures)
+
+    def now(self) -> int:
+        """The clock's time, in whole seconds."""
+        return int(self.clock())
+
+    def new_id(self) -> GameId:
+        """A fresh game id."""
+        return self.ids() if self.ids is not None else new_game_id(random.Random(self.seeds()))
+
+    async def group_language(self, chat_id: int) -> Language:
+        """The group's language (set with /lang), else the bot's default."""
+        return await self.store.group_language(chat_id) or self.default_language
+
+    async def user_language(self, person: Person) -> Language:
+        """A user's language: chosen with /lang, else their app's, else the default."""
+        chosen = await self.store.user_language(person.user_id)
+        return chosen or parse_language(person.language_code) or self.default_language
+
+    async def active(self, place: Place) -> GameRecord | None:
+        """The active game of a chat or topic, if any."""
+        gid = await self.store.active_game(place.chat_id, place.thread_id)
+        return None if gid is None else await self.store.load(gid)
+
+    async def say(self, place: Place, text: str) -> None:
+        """Post a text where the request came from."""
+        await self.sender.group_text(place.chat_id, place.thread_id, text)
+
+    async def change(
+        self, gid: GameId, change: Callable[[GameRecord], GameRecord]
+    ) -> GameRecord | None:
+        """Save a change to an active game; the saved record (None: gone, inactive, contended)."""
+
+        def decide(record: GameRecord | None) -> Decision[bool]:
+            if record is None or not record.status.is_active:
+                return Decision(False)
+            return Decision(True, change(record))
+
+        try:
+            done = await self.store.update(gid, decide)
+        except ContentionError:
+            log.warning("could not change game %s", gid)
+            return None
+        return done.record if done.result else None
+
+    async def strike(self, gid: GameId, change: Callable[[GameRecord], GameRecord]) -> None:
+        """Save a delivery's change (message ids, what is owed) to the latest record, if any."""
+
+        def decide(record: GameRecord | None) -> Decision[None]:
+            return Decision(None, None if record is None else change(record))
+
+        try:
+            await self.store.update(gid, decide)
+        except ContentionError:
+            log.warning("could not record a delivery of %s", gid)
+
+    async def remember(self, gid: GameId, change: Callable[[MessageIds], MessageIds]) -> None:
+        """Store message ids of a game."""
+        await self.strike(gid, lambda r: dataclasses.replace(r, messages=change(r.messages)))
+
+
+def player_language(record: GameRecord, user_id: int) -> Language:
+    """The language a player reads the game in (the group's, for others)."""
+    player = record.lobby.player(user_id)
+    return player.language if player is not None else record.language
+
+
+def no_game(tr: Texts) -> str:
+    """The answer when a chat has no game."""
+    return tr.gettext("There is no game here. Open one with /new.")
+
+
+def contended(tr: Texts) -> str:
+    """The answer when other saves kept winning."""
+    return tr.pgettext("toast", "Something else happened at the same moment. Please tap again.")
+
+
+def invalid_button(tr: Texts) -> Toast:
+    """The answer to a button that cannot be read or does not fit its game."""
+    return Toast(tr.pgettext("toast", "This button is not valid."), alert=True)
+
+
+def gone(tr: Texts) -> str:
+    """The answer about a game that is over, cancelled or expired."""
+    return tr.pgettext("toast", "This game no longer exists.")
+
+
+def group_texts(record: GameRecord) -> Texts:
+    """The texts of a game's group."""
+    return texts(record.language)

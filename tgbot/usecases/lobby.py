@@ -1,0 +1,285 @@
+"""Lobby use cases: open a game, join, leave, set options, start, cancel; and the lobby message."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import menus, presenter
+from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
+from ..i18n import texts
+from ..records import GameRecord, Status
+from ..store import ChatBusyError, ContentionError
+from .context import (
+    FINISHED_TTL_SECONDS,
+    Context,
+    Person,
+    Place,
+    Toast,
+    contended,
+    gone,
+    no_game,
+    player_language,
+)
+from .lobby_decisions import (
+    START_GRACE_SECONDS,
+    Outcome,
+    Request,
+    Then,
+    decide_join,
+    decide_tap,
+    once,
+)
+from .screens import refresh_private
+from .turns import schedule
+
+REDRAWS = 8  # a lobby is drawn again while other processes keep changing it, this many times
+
+
+async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
+    """/new: open a lobby in this chat (or topic) unless a game is active there."""
+    lang = await ctx.group_language(place.chat_id)
+    now = ctx.now()
+    record = GameRecord(
+        game_id=ctx.new_id(),
+        chat_id=place.chat_id,
+        thread_id=place.thread_id,
+        language=lang,
+        creator_id=person.user_id,
+        created_at=now,
+        updated_at=now,
+        title=place.title,
+        creator_name=person.name,
+    )
+    try:
+        record = await ctx.store.create(record)
+    except ChatBusyError:
+        tr = texts(lang)
+        await ctx.say(
+            place, tr.gettext("A game is already running here. /status shows whose turn it is.")
+        )
+        return
+    await post_lobby(ctx, record)
+
+
+def lobby_text(ctx: Context, record: GameRecord) -> str:
+    """The lobby message of a game."""
+    anyone = ctx.now() - record.created_at >= START_GRACE_SECONDS
+    return presenter.lobby_text(record, record.language, can_anyone_start=anyone)
+
+
+def _keyboard(ctx: Context, record: GameRecord) -> menus.Keyboard:
+    return presenter.lobby_keyboard(record, record.language, ctx.sender.username)
+
+
+async def post_lobby(ctx: Context, record: GameRecord) -> None:
+    """Post the lobby as a new message (deleting the old one)."""
+    text = lobby_text(ctx, record)
+    message_id = await ctx.sender.group_text(
+        record.chat_id, record.thread_id, text, _keyboard(ctx, record)
+    )
+    if message_id is not None:
+        old = record.messages.lobby
+        await ctx.remember(record.game_id, lambda m: dataclasses.replace(m, lobby=message_id))
+        if old is not None:
+            await ctx.sender.delete(record.chat_id, old)
+
+
+async def refresh_lobby(ctx: Context, gid: GameId) -> None:
+    """Redraw the lobby from the latest record, again if it changed meanwhile (another process
+    may have drawn an older revision after ours)."""
+    drawn: int | None = None
+    for _ in range(REDRAWS):
+        latest = await ctx.store.load(gid)
+        if latest is None or latest.status is not Status.LOBBY or latest.lobby.revision == drawn:
+            return
+        drawn = latest.lobby.revision
+        lobby = latest.messages.lobby
+        if lobby is None or not await ctx.sender.edit_text(
+            latest.chat_id, lobby, lobby_text(ctx, latest), _keyboard(ctx, latest)
+        ):
+            await post_lobby(ctx, latest)
+            return
+
+
+async def join_hint(ctx: Context, place: Place) -> None:
+    """/join in a group: the lobby (with its Join deep link) is posted again."""
+    record = await ctx.active(place)
+    tr = texts(await ctx.group_language(place.chat_id))
+    if record is None:
+        await ctx.say(place, no_game(tr))
+    elif record.status is Status.LOBBY:
+        await post_lobby(ctx, record)
+    else:
+        await ctx.say(place, tr.pgettext("toast", "The game is already running."))
+
+
+async def active_or_say(ctx: Context, place: Place) -> GameRecord | None:
+    """The chat's active game; when there is none, the group is told so."""
+    record = await ctx.active(place)
+    if record is None:
+        await ctx.say(place, no_game(texts(await ctx.group_language(place.chat_id))))
+    return record
+
+
+async def start_command(ctx: Context, place: Place, person: Person) -> None:
+    """/start in a group: start the lobby's game."""
+    record = await active_or_say(ctx, place)
+    if record is not None:
+        command = StartGame(record.game_id, record.lobby.revision)
+        outcome = await run(ctx, person, command, by_command=True)
+        if outcome.then is not Then.STARTED:
+            await ctx.say(place, outcome.toast.text)
+
+
+async def leave_command(ctx: Context, place: Place, person: Person) -> None:
+    """/leave in a group: leave the lobby."""
+    record = await active_or_say(ctx, place)
+    if record is not None:
+        command = LeaveGame(record.game_id, record.lobby.revision)
+        outcome = await run(ctx, person, command, by_command=True)
+        await ctx.say(place, outcome.toast.text)
+
+
+async def cancel_command(ctx: Context, place: Place, person: Person, is_admin: bool) -> None:
+    """/cancel in a group: the creator or an admin ends the lobby or game."""
+    record = await active_or_say(ctx, place)
+    if record is not None:
+        command = CancelGame(record.game_id, record.lobby.revision)
+        outcome = await run(ctx, person, command, by_command=True, is_admin=is_admin)
+        if outcome.then is not Then.CANCELLED:
+            await ctx.say(place, outcome.toast.text)
+
+
+async def tap(ctx: Context, person: Person, command: GameCommand, chat_id: int) -> Toast:
+    """A lobby button (join, leave, an option, start, cancel, the time per turn)."""
+    outcome = await run(ctx, person, command, chat_id=chat_id)
+    return outcome.toast
+
+
+async def _admin(ctx: Context, person: Person, command: GameCommand, chat_id: int | None) -> bool:
+    """Whether the tapper is a group admin, asked only where it matters (cancel, time per turn
+    during play)."""
+    if chat_id is None or not isinstance(command, CancelGame | SetTurnLimit):
+        return False
+    if isinstance(command, SetTurnLimit):
+        peek = await ctx.store.load(command.game)
+        if peek is None or peek.status is not Status.PLAYING or peek.creator_id == person.user_id:
+            return False
+    return await ctx.sender.is_admin(chat_id, person.user_id)
+
+
+async def run(
+    ctx: Context,
+    person: Person,
+    command: GameCommand,
+    *,
+    chat_id: int | None = None,
+    by_command: bool = False,
+    is_admin: bool = False,
+) -> Outcome:
+    """Decide a lobby command on the latest record, save it, then do what follows."""
+    req = Request(
+        person=person,
+        command=command,
+        now=ctx.now(),
+        language=await ctx.user_language(person),
+        bot_username=ctx.sender.username,
+        seed=once(ctx.seeds),
+        chat_id=chat_id,
+        by_command=by_command,
+        is_admin=is_admin or await _admin(ctx, person, command, chat_id),
+    )
+    try:
+        done = await ctx.store.update(command.game, decide_tap(req))
+    except ContentionError:
+        return Outcome(Toast(contended(texts(req.language))))
+    if done.record is not None:
+        await _follow(ctx, done.record, done.result.then, person)
+    return done.result
+
+
+async def _follow(ctx: Context, record: GameRecord, then: Then, person: Person) -> None:
+    """What a lobby command does once its decision is saved."""
+    if then is Then.LEFT:
+        await ctx.store.remove_user_game(person.user_id, record.game_id)
+    if then in (Then.LEFT, Then.REDRAW):
+        await refresh_lobby(ctx, record.game_id)
+    elif then is Then.STARTED:
+        await _started(ctx, record)
+    elif then is Then.CANCELLED:
+        await _cancelled(ctx, record)
+    elif then is Then.RETIMED:
+        assert record.state is not None
+        await schedule(ctx, record, record.state.version)
+
+
+async def _started(ctx: Context, record: GameRecord) -> None:
+    """The lobby message says the game started; the first turn is scheduled and announced."""
+    tr = texts(record.language)
+    if record.messages.lobby is not None:
+        count = len(record.lobby.players)
+        started = tr.ngettext(
+            "The game has started with {count} player. Good digging!",
+            "The game has started with {count} players. Good digging!",
+            count,
+            count=count,
+        )
+        text = lobby_text(ctx, record) + "\n\n" + started
+        await ctx.sender.edit_text(record.chat_id, record.messages.lobby, text, ())
+    await schedule(ctx, record, None)
+    await ctx.deliver(record.game_id)
+
+
+async def _cancelled(ctx: Context, record: GameRecord) -> None:
+    """A cancelled game frees its chat and players, says so in the group and in private."""
+    tr = texts(record.language)
+    await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
+    for uid in record.player_ids:
+        await ctx.store.remove_user_game(uid, record.game_id)
+    said = tr.gettext("The game was cancelled.")
+    if record.state is None and record.messages.lobby is not None:
+        await ctx.sender.edit_text(record.chat_id, record.messages.lobby, said, ())
+    else:
+        # A game in play: its lobby is far up the chat, so say it where people look.
+        await ctx.sender.group_text(record.chat_id, record.thread_id, said)
+    if record.state is not None:
+        for uid in record.state.players:
+            note = texts(player_language(record, uid)).gettext("The game was cancelled.")
+            await refresh_private(ctx, record, uid, new_message=False, prompt=(note,))
+
+
+async def join(ctx: Context, gid: GameId, person: Person) -> None:
+    """Join through the lobby's deep link, in private."""
+    lang = await ctx.user_language(person)
+    tr = texts(lang)
+    try:
+        done = await ctx.store.update(gid, decide_join(person, lang, ctx.now()))
+    except ContentionError:
+        await ctx.sender.private_text(person.user_id, contended(tr))
+        return
+    if done.result is not None or done.record is None:
+        await ctx.sender.private_text(person.user_id, done.result or gone(tr))
+        return
+    await ctx.store.add_user_game(person.user_id, gid)
+    joined = tr.gettext(
+        "You joined the game in <b>{chat}</b>. Your cards will appear here.",
+        chat=presenter.escape_text(done.record.title),
+    )
+    await ctx.sender.private_text(person.user_id, joined)
+    await refresh_lobby(ctx, gid)
+
+
+async def settings(ctx: Context, place: Place) -> tuple[str, menus.Keyboard]:
+    """/settings in a group: language, and the running game's time per turn."""
+    lang = await ctx.group_language(place.chat_id)
+    tr = texts(lang)
+    lines = [
+        tr.gettext("<b>Settings of this chat</b>"),
+        tr.gettext("Language: {language}", language=presenter.escape_text(tr.native_name)),
+    ]
+    rows: list[tuple[menus.Button, ...]] = [presenter.language_row()]
+    record = await ctx.active(place)
+    if record is not None and record.status is Status.PLAYING:
+        lines.append(presenter.turn_limit_line(lang, record.lobby.turn_limit_hours))
+        rows.append(presenter.turn_limit_row(record, lang))
+    return "\n".join(lines), tuple(rows)

@@ -1,0 +1,233 @@
+"""Play use cases: the private hand and its menus, moves, and the group's /board and /status."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from engine import IllegalAction, Phase, apply, current_player
+
+from .. import menus, presenter
+from ..callback import Back, Command, ShowHand
+from ..i18n import Texts, texts
+from ..links import HandLink, JoinLink, parse_start_payload
+from ..names import reason_text
+from ..outbox import owe
+from ..records import GameRecord, Status
+from ..store import ContentionError, Decision
+from .context import Context, Person, Place, Toast, contended, gone, invalid_button, no_game
+from .lobby import join, post_lobby
+from .screens import refresh_private, show
+from .turns import after_move, moved, schedule
+
+
+class After(Enum):
+    """What a hand tap still does once decided (and saved)."""
+
+    NOTHING = "nothing"
+    BACK = "back"  # a player the game played for plays again: redraw, reschedule
+    STALE = "stale"  # an old hand was tapped: show the current one
+    SCREEN = "screen"  # a menu step: draw it
+    MOVED = "moved"
+
+
+@dataclass(frozen=True, slots=True)
+class TapOutcome:
+    """A hand tap's answer and what follows."""
+
+    toast: Toast
+    after: After = After.NOTHING
+    screen: menus.Screen | None = None
+    before: int = 0  # the state's version before a move
+
+
+async def open_link(ctx: Context, person: Person, payload: str | None) -> None:
+    """/start in private, with or without a deep-link payload (join a game, open a hand)."""
+    tr = texts(await ctx.user_language(person))
+    link = parse_start_payload(payload)
+    if isinstance(link, JoinLink):
+        await join(ctx, link.game, person)
+        return
+    if isinstance(link, HandLink):
+        record = await ctx.store.load(link.game)
+        if (
+            record is not None
+            and record.state is not None
+            and person.user_id in record.state.players
+        ):
+            await refresh_private(ctx, record, person.user_id, new_message=True)
+        else:
+            await ctx.sender.private_text(person.user_id, gone(tr))
+        return
+    hello = tr.gettext(
+        "Hi! I run games of Saboteur in groups.\n"
+        "Add me to a group and type /new there. Your cards will come to this chat."
+    )
+    await ctx.sender.private_text(person.user_id, hello)
+
+
+def decide_hand(
+    person: Person, command: Command, version: int, chat_id: int, tr: Texts, now: int
+) -> Callable[[GameRecord | None], Decision[TapOutcome]]:
+    """The decision of a tap in a player's private hand."""
+
+    def decide(record: GameRecord | None) -> Decision[TapOutcome]:
+        if record is None or record.state is None:
+            return Decision(TapOutcome(Toast(gone(tr))))
+        refused = _refusal(record, person, version, chat_id, tr)
+        if refused is not None:
+            return Decision(TapOutcome(refused))
+        state = record.state
+        uid = person.user_id
+        if uid in record.automatic:
+            # Any tap of a player the game plays for brings them back (turn.auto_on says so).
+            back = dataclasses.replace(
+                record, automatic=tuple(u for u in record.automatic if u != uid)
+            )
+            text = tr.pgettext("toast", "Welcome back: you play your own turns again.")
+            return Decision(TapOutcome(Toast(text), After.BACK, before=state.version), back)
+        seat = menus.Seat(record.game_id, state, uid, presenter.names_of(record), tr.language)
+        out_of_turn = not isinstance(command, ShowHand | Back) and not seat.is_turn
+        if version != state.version and not out_of_turn:
+            # Version v is drawn before the game's move v + 1: count turns from 1.
+            old = tr.pgettext(
+                "toast", "This hand is from turn {old}; here is your current hand.", old=version + 1
+            )
+            return Decision(TapOutcome(Toast(old), After.STALE))
+        if out_of_turn:
+            stale = After.STALE if version != state.version else After.NOTHING
+            return Decision(TapOutcome(_not_your_turn(record, tr), stale))
+        return _respond(record, seat, command, tr, now)
+
+    return decide
+
+
+def _refusal(
+    record: GameRecord, person: Person, version: int, chat_id: int, tr: Texts
+) -> Toast | None:
+    """Why a hand tap is refused before looking at the hand, if it is."""
+    state = record.state
+    assert state is not None
+    if person.user_id not in state.players or chat_id != person.user_id:
+        return Toast(tr.pgettext("toast", "These buttons are not yours."), alert=True)
+    if record.status is Status.CANCELLED:
+        return Toast(tr.pgettext("toast", "This game was cancelled."))
+    if state.phase is Phase.OVER:
+        return Toast(tr.pgettext("toast", "This game is over."))
+    if version > state.version:
+        return invalid_button(tr)
+    return None
+
+
+def _not_your_turn(record: GameRecord, tr: Texts) -> Toast:
+    assert record.state is not None
+    player = current_player(record.state)
+    name = presenter.names_of(record).get(player, "?") if player is not None else "?"
+    return Toast(tr.pgettext("toast", "It is not your turn: {name} is playing.", name=name))
+
+
+def _respond(
+    record: GameRecord, seat: menus.Seat, command: Command, tr: Texts, now: int
+) -> Decision[TapOutcome]:
+    """A tap on the current hand: a menu step, a refusal, or a move."""
+    outcome = menus.respond(seat, command)
+    if isinstance(outcome, menus.Refusal):
+        return Decision(TapOutcome(Toast(outcome.text, alert=True)))
+    if isinstance(outcome, menus.Screen):
+        return Decision(TapOutcome(Toast(""), After.SCREEN, screen=outcome))
+    state = record.state
+    assert state is not None
+    try:
+        transition = apply(state, seat.player, outcome.action)
+    except IllegalAction as err:
+        text = tr.pgettext("toast", "Not allowed: {reason}", reason=reason_text(tr, err.reason))
+        return Decision(TapOutcome(Toast(text, alert=True)))
+    new = moved(record, transition, seat.player, now)
+    done = Toast(tr.pgettext("toast", "Done!"))
+    return Decision(TapOutcome(done, After.MOVED, before=state.version), new)
+
+
+async def hand_tap(
+    ctx: Context, person: Person, command: Command, chat_id: int, message_id: int | None
+) -> Toast:
+    """A button of a player's private hand: a menu step or a move, if legal."""
+    tr = texts(await ctx.user_language(person))
+    gid = getattr(command, "game", None)
+    version = getattr(command, "version", None)
+    if not isinstance(gid, str) or not isinstance(version, int):
+        return invalid_button(tr)
+    decide = decide_hand(person, command, version, chat_id, tr, ctx.now())
+    try:
+        done = await ctx.store.update(gid, decide)
+    except ContentionError:
+        return Toast(contended(tr))
+    outcome, record = done.result, done.record
+    if record is not None:
+        await _follow(ctx, record, outcome, person.user_id, message_id)
+    return outcome.toast
+
+
+async def _follow(
+    ctx: Context, record: GameRecord, outcome: TapOutcome, uid: int, tapped: int | None
+) -> None:
+    """What a hand tap does once decided: redraw, draw a menu, or announce a move."""
+    if outcome.after is After.BACK:
+        await schedule(ctx, record, outcome.before)
+        await refresh_private(ctx, record, uid, new_message=False)
+    elif outcome.after is After.STALE:
+        await refresh_private(ctx, record, uid, new_message=False, tapped=tapped)
+    elif outcome.after is After.SCREEN:
+        assert outcome.screen is not None
+        await show(ctx, record, uid, outcome.screen, tapped=tapped)
+    elif outcome.after is After.MOVED:
+        await after_move(ctx, record, outcome.before)
+
+
+async def repost_board(ctx: Context, place: Place) -> None:
+    """/board: the current board again, as the one board post of the chat."""
+    record = await ctx.active(place)
+    if record is not None and record.status is Status.LOBBY:
+        await post_lobby(ctx, record)
+        return
+    if record is None or record.state is None:
+        await ctx.say(place, no_game(texts(await ctx.group_language(place.chat_id))))
+        return
+    version = record.state.version
+    await ctx.change(
+        record.game_id, lambda r: dataclasses.replace(r, owed=owe(r.owed, board_version=version))
+    )
+    await ctx.deliver(record.game_id)
+
+
+async def status_text(ctx: Context, place: Place) -> str:
+    """/status: whose turn, without anything private."""
+    record = await ctx.active(place)
+    lang = await ctx.group_language(place.chat_id)
+    tr = texts(lang)
+    if record is None:
+        return no_game(tr)
+    if record.state is None:
+        count = len(record.lobby.players)
+        return tr.ngettext(
+            "The game is being set up: {count} player so far.",
+            "The game is being set up: {count} players so far.",
+            count,
+            count=count,
+        )
+    player = current_player(record.state)
+    name = presenter.names_of(record).get(player, str(player)) if player is not None else ""
+    playing = presenter.mention(player, name) if player is not None else "?"
+    lines = [
+        tr.gettext("Round {round}/3. {name} is playing.", round=record.state.round, name=playing)
+    ]
+    limit = record.lobby.turn_limit_hours
+    if limit is None:
+        lines.append(tr.gettext("No time limit."))
+    else:
+        left = max(0, record.turn_started_at + 3600 * limit - ctx.now())
+        lines.append(
+            tr.gettext("Time left for this turn: {time}.", time=presenter.duration(lang, left))
+        )
+    return "\n".join(lines)

@@ -1,0 +1,135 @@
+"""A move saved with what it owes the chats, and the turn's deadlines kept in step with it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from engine import GameState, Phase, Transition, current_player
+from engine.events import (
+    Event,
+    GameEnded,
+    GoalPeeked,
+    GoldReceived,
+    HandDealt,
+    RoleDealt,
+    RoleSeen,
+    RoundEnded,
+    RoundStarted,
+)
+
+from .. import clocks, presenter
+from ..outbox import Owed, owe
+from ..records import GameRecord, Status
+from .context import FINISHED_TTL_SECONDS, Context
+
+_PRIVATE_EVENTS = GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived
+
+
+def owed_after(record: GameRecord, state: GameState, actor: int, events: Sequence[Event]) -> Owed:
+    """What a move owes the chats: summaries, the board post, private messages."""
+    lang = record.language
+    names = presenter.names_of(record)
+    moves = presenter.move_lines(events, names, lang)
+    announcements: list[str] = []
+    for i, e in enumerate(events):
+        if isinstance(e, RoundEnded):
+            starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
+            next_round = e.result.round + 1 if starter is not None else None
+            text = presenter.round_text(e.result, names, lang, next_round, starter, events)
+            announcements.append("\n".join([*moves, "", text]) if moves else text)
+            moves = []
+    ended = next((e for e in events if isinstance(e, GameEnded)), None)
+    if ended is not None:
+        moves.append(presenter.game_text(ended, names, lang))
+        return owe(
+            record.owed,
+            texts=announcements,
+            lines=moves,
+            board_version=state.version,
+            edits=state.players,
+        )
+    new_round = any(isinstance(e, RoundStarted) for e in events)
+    nxt = current_player(state)
+    fresh = list(state.players) if new_round else [nxt] if nxt is not None else []
+    touched = {actor} | {
+        e.audience for e in events if isinstance(e, _PRIVATE_EVENTS) and e.audience is not None
+    }
+    return owe(
+        record.owed,
+        texts=announcements,
+        lines=moves,
+        board_version=state.version,
+        fresh=fresh,
+        edits=[u for u in state.players if u in touched],
+    )
+
+
+def moved(
+    record: GameRecord,
+    transition: Transition,
+    actor: int,
+    now: int,
+    *,
+    stand_in: bool = False,
+    texts: Sequence[str] = (),
+    notes: Sequence[tuple[int, str]] = (),
+) -> GameRecord:
+    """The record after a move, owing its announcements (texts and notes first)."""
+    state = transition.state
+    owed = owed_after(record, state, actor, transition.events)
+    if texts:
+        owed = dataclasses.replace(owed, texts=(*texts, *owed.texts))
+    if notes:
+        owed = owe(owed, notes=notes)
+    misses = dict(record.misses)
+    automatic = list(record.automatic)
+    if not stand_in:
+        misses.pop(actor, None)
+        if actor in automatic:
+            automatic.remove(actor)
+    return dataclasses.replace(
+        record,
+        state=state,
+        status=Status.FINISHED if state.phase is Phase.OVER else record.status,
+        updated_at=now,
+        turn_started_at=now,
+        owed=owed,
+        misses=tuple(sorted(misses.items())),
+        automatic=tuple(automatic),
+        kick_votes=(),
+    )
+
+
+async def after_move(ctx: Context, record: GameRecord, before_version: int) -> None:
+    """Once a move is saved: free a finished game, reschedule the turn, deliver."""
+    state = record.state
+    assert state is not None
+    if state.phase is Phase.OVER:
+        await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
+        for uid in state.players:
+            await ctx.store.remove_user_game(uid, record.game_id)
+    await schedule(ctx, record, before_version)
+    await ctx.deliver(record.game_id)
+
+
+async def schedule(ctx: Context, record: GameRecord, previous_version: int | None) -> None:
+    """Replace the deadlines of the previous turn by those of the current one."""
+    if previous_version is not None:
+        await ctx.deadlines.drop(
+            clocks.Deadline(record.game_id, previous_version, kind, 0).member
+            for kind in clocks.DeadlineKind
+        )
+    state = record.state
+    if state is None or record.status is not Status.PLAYING:
+        return
+    player = current_player(state)
+    await ctx.deadlines.add(
+        clocks.deadlines(
+            record.game_id,
+            state,
+            turn_started_at=record.turn_started_at,
+            limit_hours=record.lobby.turn_limit_hours,
+            automatic=player in record.automatic,
+        )
+    )
