@@ -157,6 +157,7 @@ async def test_an_admin_kicks_the_awaited_player_and_others_can_vote(world: Worl
     assert now_awaited.id in (await loaded(world, gid)).automatic
 
 
+@pytest.mark.slow
 async def test_moves_faster_than_the_budget_coalesce_board_posts(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:

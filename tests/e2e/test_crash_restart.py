@@ -49,6 +49,8 @@ from .procs import (
     until,
 )
 
+pytestmark = pytest.mark.slow  # real bot processes: the whole-suite lane
+
 RECOVERY_SECONDS = 20.0  # a restarted bot should deliver what a dead one owed within this
 
 
@@ -136,7 +138,6 @@ async def stage(redis_url: str, directory: Path) -> AsyncIterator[Stage]:
             yield Stage(emu, bots, bot, Table(emu, redis, prefix))
 
 
-@pytest.mark.slow
 async def test_a_bot_killed_mid_game_and_restarted_loses_and_doubles_nothing(
     redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

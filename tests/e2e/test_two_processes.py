@@ -43,6 +43,8 @@ from .procs import (
     until,
 )
 
+pytestmark = pytest.mark.slow  # real bot processes: the whole-suite lane
+
 TURNS = 4  # per game, before the simultaneous taps
 TAPS = 10
 
@@ -148,7 +150,6 @@ async def cluster(redis_url: str, directory: Path) -> AsyncIterator[Cluster]:
                 yield Cluster(emu, proxy, bots, Table(emu, redis, prefix))
 
 
-@pytest.mark.slow
 async def test_two_processes_share_the_traffic_of_three_games(
     redis_url: str, tmp_path: Path
 ) -> None:

@@ -17,8 +17,8 @@ from engine.model import (
     Role,
 )
 from tests.repository import ROOT
-from tgbot.i18n import LANGUAGES, Language
 from tgbot.guide import rules_texts
+from tgbot.i18n import LANGUAGES, Language
 
 EN = Language("en")
 RULES_DOC = (ROOT / "docs" / "rules.md").read_text()
