@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -155,3 +156,10 @@ async def test_the_menus_are_published_per_scope_and_language() -> None:
     assert {code for _, _, code in groups} == {None, "ko"}
     assert all("settings" in names and "kick" in names for names, _, _ in groups)
     assert all("kick" not in names and "lang" in names for names, _, _ in private)
+
+
+def test_the_readme_shows_the_command_list_as_the_code_has_it() -> None:
+    """README.md's command list is readme_list(), line for line (regenerate it after a change)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    lines = [line for line in readme_list().splitlines() if line.startswith("- ")]
+    assert lines and all(line in readme.splitlines() for line in lines)
