@@ -6,7 +6,17 @@ import itertools
 
 import pytest
 
-from engine import Card, Edition, IllegalAction, Reason, Tool, apply, current_player, new_game
+from engine import (
+    Card,
+    Edition,
+    IllegalAction,
+    Reason,
+    Tool,
+    apply,
+    current_player,
+    legal_actions,
+    new_game,
+)
 from engine.actions import ClearInFront, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
 
 BAD_CELLS: tuple[object, ...] = (("x", 1), (1,), None, (1.5, 2), (True, False), (1, 2, 3), "E3")
@@ -62,3 +72,42 @@ def test_a_ladder_at_a_malformed_cell_says_it_is_not_a_cell() -> None:
     with pytest.raises(IllegalAction) as caught:
         apply(state, player, PlaceTunnel(ladders[0], ("x", 1)))  # type: ignore[arg-type]
     assert caught.value.reason is Reason.NOT_AN_ACTION and "not a cell" in caught.value.detail
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_every_refusal_says_what_where_and_why(edition: Edition) -> None:
+    """Refusals carry a detail beyond their reason (the bot logs it), for every kind of action."""
+    reasons: set[Reason] = set()
+    for seed in range(40):
+        state = new_game(list(range(1, 6)), edition=edition, seed=seed)
+        player = current_player(state)
+        assert player is not None
+        others = [p for p in state.players if p != player]
+        hand = state.hands[state.players.index(player)]
+        tries: list[object] = [
+            PlaceTunnel(hand[0], (0, 0)),
+            PlaceTunnel(hand[0], (5, 5)),
+            PlaceTunnel(Card.CROSS, (1, 0), True),
+            UseMap((0, 0)),
+            Rockfall((0, 0)),
+            Discard(()),
+            Discard((Card.GOLD,)),
+            ClearInFront((hand[0], hand[1]), Card.BREAK_CART),
+            PlayOnPlayer(Card.REPAIR_CART, others[0], Tool.CART),
+            PlayOnPlayer(Card.BREAK_CART, 999, None),
+            *(PlayOnPlayer(c, others[0], Tool.LANTERN) for c in hand),
+            *(PlaceTunnel(c, (1, 0), r) for c in hand for r in (False, True)),
+            "pass",
+        ]
+        for action in tries:
+            try:
+                apply(state, player, action)  # type: ignore[arg-type]
+            except IllegalAction as refusal:
+                assert refusal.detail, (refusal.reason, action)
+                assert str(refusal).startswith(refusal.reason.value + ": ")
+                reasons.add(refusal.reason)
+        for intruder in (others[0], 999):
+            with pytest.raises(IllegalAction) as caught:
+                apply(state, intruder, legal_actions(state, player)[0])
+            assert caught.value.detail
+    assert len(reasons) >= 8, reasons
