@@ -27,7 +27,7 @@ from emulator.server import BotApiEmulator
 from emulator.state import EmulatorState
 from tgbot.app import build_application
 from tgbot.config import Config, ConfigError, load_config
-from tgbot.main import fail, start_fonts
+from tgbot.startup import fail, start_fonts
 
 from .store import SandboxStore, open_store
 from .table import Table

@@ -9,13 +9,10 @@ import logging
 import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
-from typing import NoReturn
-
-from render import FontMissingError, check_fonts, use_font_dir
 
 from .config import Config, ConfigError, load_config
+from .startup import PROG, fail, start_fonts
 
-PROG = "saboteur-bot"
 _EPILOG = (
     "Settings come from the environment: TELEGRAM_BOT_TOKEN (required to run the bot), "
     "TELEGRAM_API_URL, REDIS_URL, WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_LISTEN, WEBHOOK_PORT, "
@@ -79,22 +76,6 @@ def main(argv: list[str] | None = None) -> None:
     except ConfigError as err:
         fail(f"configuration error: {err}", status=2)
     _run(config)
-
-
-def start_fonts(config: Config, prog: str = PROG) -> None:
-    """Point the pictures at FONT_DIR and stop at once (one line) if the Hangul font is missing."""
-    use_font_dir(config.font_dir)
-    try:
-        check_fonts()
-    except FontMissingError as err:
-        fail(str(err), status=1, prog=prog)
-
-
-def fail(message: str, *, status: int, prog: str = PROG) -> NoReturn:
-    """Print one line on stderr and exit with this status."""
-    line = " ".join(message.split())
-    print(f"{prog}: {line}", file=sys.stderr)
-    raise SystemExit(status) from None
 
 
 def _run(config: Config) -> None:
