@@ -16,7 +16,7 @@ from engine.model import BASE_COUNTS, DELUXE_ROLES, Coord, Role
 
 from .rng import Rng
 
-CAP = 1500  # hypotheses kept; larger role spaces are sampled from the prior instead
+CAP = 900  # hypotheses kept; larger role spaces are sampled from the prior instead
 _FLOOR = 1e-300
 
 Likelihood = Callable[[tuple[Role, ...], Coord], float]
@@ -83,9 +83,12 @@ def _assignments(
     # Too many to list: draw from the prior; repeated draws add up their weight.
     drawn: Counter[tuple[Role, ...]] = Counter()
     cards = sorted(pool.elements(), key=lambda r: r.value)
+    size = len(cards)
     for _ in range(cap):
         deck = list(cards)
-        rng.shuffle(deck)
+        for i in range(seats):  # a partial Fisher-Yates: only the seats' cards are drawn
+            j = i + rng.below(size - i)
+            deck[i], deck[j] = deck[j], deck[i]
         drawn[tuple(deck[:seats])] += 1
     return [(roles, n / cap) for roles, n in sorted(drawn.items(), key=lambda kv: str(kv[0]))]
 

@@ -13,7 +13,7 @@ from engine.actions import (
     Rockfall,
     UseMap,
 )
-from engine.cards import CARDS, Card, Door, Kind
+from engine.cards import CARDS, Card, Door, Edition, Kind
 from engine.model import Role
 
 from .geometry import DEAD_ENDS, after_place, after_remove, is_dead_end, weighted
@@ -22,6 +22,8 @@ from .situation import Situation, Stance
 
 _TEAM_DOOR: dict[Role, Door] = {Role.BLUE_MINER: Door.BLUE, Role.GREEN_MINER: Door.GREEN}
 _BLOCKING = frozenset({Card.BREAK_PICKAXE, Card.BREAK_LANTERN, Card.BREAK_CART, Card.TRAPPED})
+STRIKE_DISTANCE = 5.0
+STRIKE_DECK = 10
 _ROCKFALL_LOOKS = 8  # rockfall cells looked at per decision: each costs a network rebuild
 
 
@@ -30,7 +32,11 @@ def striking(sit: Situation) -> bool:
     hit = sit._memo.get("strike")
     if hit is None:
         r = sit.reach
-        hit = weighted(r.best, r.goals, sit.gold) <= 4.0 or sit.deck_size <= 8
+        hit = (
+            sit.edition is Edition.DELUXE  # outnumbered about four to one: no time to hide
+            or weighted(r.best, r.goals, sit.gold) <= STRIKE_DISTANCE
+            or sit.deck_size <= STRIKE_DECK
+        )
         sit._memo["strike"] = hit
     return bool(hit)
 

@@ -222,6 +222,14 @@ def search(
         prior.append(sc)
         if len(cands) >= budget.width:
             break
+    if sit.stance is Stance.BLOCK and not heuristic.striking(sit):
+        # A hiding saboteur also weighs its best strikes: the rollouts judge when to stop hiding.
+        bold = situation_of_view(view, memory, belief)
+        bold._memo["strike"] = True
+        extra = [a for _, a in heuristic.ranked(bold, legal, rng) if a not in cands]
+        for a in extra[:2]:
+            cands.append(a)
+            prior.append(min(prior))
     n = len(view.public.players)
     seat = sit.seat
     p_sab = [belief.p_saboteur(s) for s in range(n)]
