@@ -172,6 +172,10 @@ class GameState:
     net: Net = field(compare=False, repr=False, default_factory=lambda: Net({}, {}))
     cache: dict[object, object] = field(compare=False, repr=False, default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # dataclasses.replace would hand the old state's cache to a state with other hands.
+        object.__setattr__(self, "cache", {})
+
     def seat_of(self, player: PlayerId) -> int:
         """The seat index of a player id, or -1 for a stranger."""
         try:

@@ -1,0 +1,208 @@
+"""The fast rule-based player: every legal action gets a score from the seat's knowledge."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import board as bd
+from engine.actions import (
+    Action,
+    Discard,
+    PlaceTunnel,
+    PlayOnPlayer,
+    Rockfall,
+    UseMap,
+)
+from engine.cards import CARDS, Card, Door, Edition, Kind
+from engine.model import Role
+
+from .geometry import DEAD_ENDS, after_place, after_remove, is_dead_end, weighted
+from .rng import Rng
+from .situation import Situation, Stance
+
+_TEAM_DOOR: dict[Role, Door] = {Role.BLUE_MINER: Door.BLUE, Role.GREEN_MINER: Door.GREEN}
+_BLOCKING = frozenset({Card.BREAK_PICKAXE, Card.BREAK_LANTERN, Card.BREAK_CART, Card.TRAPPED})
+STRIKE_DISTANCE = 5.0
+STRIKE_DECK = 10
+_ROCKFALL_LOOKS = 8  # rockfall cells looked at per decision: each costs a network rebuild
+
+
+def striking(sit: Situation) -> bool:
+    """Whether a saboteur should stop hiding: the gold is near or the cards run out."""
+    hit = sit._memo.get("strike")
+    if hit is None:
+        r = sit.reach
+        hit = (
+            sit.edition is Edition.DELUXE  # outnumbered about four to one: no time to hide
+            or weighted(r.best, r.goals, sit.gold) <= STRIKE_DISTANCE
+            or sit.deck_size <= STRIKE_DECK
+        )
+        sit._memo["strike"] = hit
+    return bool(hit)
+
+
+def _vectors(sit: Situation) -> tuple[tuple[float, ...], tuple[float, ...], float, float]:
+    """Gold and coal probabilities per hidden goal, and the distances they weigh, before a move."""
+    hit = sit._memo.get("vec")
+    if hit is None:
+        r = sit.reach
+        gold = tuple(sit.gold.get(g, 0.0) for g in r.goals)
+        coal_raw = [1.0 - p for p in gold]
+        total = sum(coal_raw) or 1.0
+        coal = tuple(p / total for p in coal_raw)
+        before = sum(p * d for p, d in zip(gold, r.best, strict=True))
+        fake = sum(p * d for p, d in zip(coal, r.best, strict=True))
+        hit = (gold, coal, before, fake)
+        sit._memo["vec"] = hit
+    return hit  # type: ignore[return-value]
+
+
+def keep_value(sit: Situation, card: Card) -> float:
+    """How much a card is worth keeping in this seat's hand."""
+    kind = CARDS[card].kind
+    dig = sit.stance is not Stance.BLOCK
+    if kind is Kind.TUNNEL:
+        if is_dead_end(card):
+            return 0.1 if dig else 0.8
+        if sit.stance is Stance.CRYSTALS and CARDS[card].crystal:
+            return 0.9
+        return 0.6 if dig else 0.3
+    if kind is Kind.BREAK:
+        return 0.4 if dig else 0.8
+    if kind is Kind.REPAIR:
+        return 0.5
+    if kind is Kind.MAP:
+        return 0.1 if sit.gold_known() else 0.6
+    if kind is Kind.ROCKFALL:
+        return 0.3 if dig else 0.6
+    return 0.3
+
+
+def _place(sit: Situation, a: PlaceTunnel) -> float:
+    r = sit.reach
+    after = after_place(r, sit.maze, sit.net, a.at, bd.code(a.card, a.rotated))
+    if after is None:  # a ladder or a card joined to nothing moves nothing forward
+        return -0.5
+    gold, coal, before, before_fake = _vectors(sit)
+    delta = before
+    reaches_gold = 0.0
+    for p, d in zip(gold, after, strict=True):
+        delta -= p * d
+        if d == 0:
+            reaches_gold += p
+    spec = CARDS[a.card]
+    dead = a.card in DEAD_ENDS
+    stance = sit.stance
+    if stance is Stance.BLOCK:
+        if striking(sit):
+            return -2.0 * delta - 8.0 * reaches_gold + (0.3 if dead else 0.0)
+        # Hiding: dig toward a goal the seat thinks is coal, never toward the gold.
+        fake = before_fake - sum(p * d for p, d in zip(coal, after, strict=True))
+        return 0.7 * fake - 1.2 * max(delta, 0.0) - 6.0 * reaches_gold - 0.2
+    score = 2.0 * delta + 10.0 * reaches_gold
+    if delta <= 0.0:
+        score -= 0.4 + (0.5 if dead else 0.0)
+    if spec.door is not None and sit.role in _TEAM_DOOR:
+        score += 0.4 if spec.door is _TEAM_DOOR[sit.role] else -1.2
+    if stance is Stance.CRYSTALS:
+        score = 0.4 * score + (1.2 if spec.crystal else -0.2)
+    elif stance is Stance.ANY:
+        score *= 0.5
+    return score
+
+
+def _rockfall(sit: Situation, a: Rockfall, looked: list[int]) -> float:
+    card = bd.card_of(sit.maze[a.at])
+    dig = sit.stance is not Stance.BLOCK
+    if dig and not is_dead_end(card):
+        return -2.0
+    r = sit.reach
+    near = min((abs(a.at[0] - g[0]) + abs(a.at[1] - g[1]) for g in r.goals), default=0)
+    if not dig and (not striking(sit) or near > min(r.best, default=0) + 2):
+        return -1.5
+    if looked[0] >= _ROCKFALL_LOOKS:
+        return -1.0
+    looked[0] += 1
+    after = after_remove(sit.maze, sit.hidden, a.at)
+    delta = weighted(r.best, r.goals, sit.gold) - weighted(after, r.goals, sit.gold)
+    return (2.0 * delta - 0.3) if dig else (-2.0 * delta - 0.3)
+
+
+def _at_player(sit: Situation, a: PlayOnPlayer) -> float:
+    kind = CARDS[a.card].kind
+    target = sit.players.index(a.target)
+    me = target == sit.seat
+    hostile = sit.hostile[target]
+    front = sit.in_front[target]
+    block = sit.stance is Stance.BLOCK
+    if kind in (Kind.BREAK, Kind.TRAPPED):
+        if me:
+            return -10.0
+        can_dig = not any(c in _BLOCKING for c in front)
+        bonus = 0.5 if can_dig else -0.3
+        if block and not striking(sit):
+            return 2.0 * (hostile - 0.75) + bonus
+        return 3.0 * (hostile - 0.55) + bonus
+    if kind in (Kind.REPAIR, Kind.FREE):
+        if me:
+            return 2.5 if (not block or striking(sit)) else 1.2
+        return 2.5 * (1.0 - hostile) - 1.1
+    if kind is Kind.THEFT:
+        return 0.8
+    if kind is Kind.HANDS_OFF:
+        return -5.0 if me else 0.2
+    if kind is Kind.INSPECTION:
+        return 0.4 + 0.8 * (1.0 - abs(2.0 * hostile - 1.0))
+    if kind is Kind.SWAP_HATS:
+        return -1.0 if me else 2.0 * (hostile - 0.65)
+    return -0.6  # swap your hand: rarely worth a card
+
+
+def score(sit: Situation, a: Action, looked: list[int] | None = None) -> float:
+    """How good an action looks to this seat; higher is better."""
+    if isinstance(a, PlaceTunnel):
+        return _place(sit, a)
+    if isinstance(a, PlayOnPlayer):
+        return _at_player(sit, a)
+    if isinstance(a, UseMap):
+        if sit.gold_known():
+            return -1.0
+        p = sit.gold.get(a.at, 0.0)
+        return 1.4 + 0.6 * p
+    if isinstance(a, Rockfall):
+        return _rockfall(sit, a, looked if looked is not None else [0])
+    if isinstance(a, Discard):
+        return sum(0.25 - keep_value(sit, c) for c in a.cards) - 0.3
+    if a.removes is Card.THEFT:  # clearing in front (Deluxe)
+        return -5.0
+    return 1.0 - 0.5 * sum(keep_value(sit, c) for c in a.discards)
+
+
+def ranked(sit: Situation, legal: Sequence[Action], rng: Rng) -> list[tuple[float, Action]]:
+    """Legal actions with their scores, best first; ties broken by a seeded jitter."""
+    looked = [0]
+    out = [(score(sit, a, looked) + 1e-6 * rng.random(), i) for i, a in enumerate(legal)]
+    out.sort(reverse=True)
+    return [(s, legal[i]) for s, i in out]
+
+
+def choose(sit: Situation, legal: Sequence[Action], rng: Rng, noise: float = 0.0) -> Action:
+    """The best-scoring action (ties to a seeded pick), or with probability `noise` the second."""
+    looked = [0]
+    best: list[int] = []
+    best_s = -1e9
+    second_s = -1e9
+    second = 0
+    for i, a in enumerate(legal):
+        s = score(sit, a, looked)
+        if s > best_s + 1e-9:
+            if best:
+                second, second_s = best[0], best_s
+            best, best_s = [i], s
+        elif s >= best_s - 1e-9:
+            best.append(i)
+        elif s > second_s:
+            second, second_s = i, s
+    if noise > 0.0 and second_s > -1e9 and rng.random() < noise:
+        return legal[second]
+    return legal[best[0] if len(best) == 1 else best[rng.below(len(best))]]

@@ -1,0 +1,75 @@
+"""What one seat knows when it picks a move, in the form the scoring rules read."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine import board as bd
+from engine.cards import Card, Edition
+from engine.model import Coord, Net, PlayerId, Role
+
+from .geometry import Reach, reach
+
+
+class Stance(Enum):
+    """What a role wants from the round."""
+
+    DIG = "dig"  # the gold reached
+    BLOCK = "block"  # the gold not reached
+    CRYSTALS = "crystals"  # Deluxe geologist
+    ANY = "any"  # Deluxe profiteer: wins either way
+
+
+STANCE: dict[Role, Stance] = {
+    Role.MINER: Stance.DIG,
+    Role.BLUE_MINER: Stance.DIG,
+    Role.GREEN_MINER: Stance.DIG,
+    Role.BOSS: Stance.DIG,
+    Role.SABOTEUR: Stance.BLOCK,
+    Role.GEOLOGIST: Stance.CRYSTALS,
+    Role.PROFITEER: Stance.ANY,
+}
+
+
+@dataclass(slots=True)
+class Situation:
+    """The deciding seat's knowledge: the board, its hand, its guesses about gold and players."""
+
+    edition: Edition
+    players: tuple[PlayerId, ...]
+    seat: int
+    role: Role
+    hand: tuple[Card, ...]
+    maze: Mapping[Coord, int]
+    net: Net
+    hidden: tuple[Coord, ...]
+    gold: Mapping[Coord, float]  # where this seat thinks the gold lies, among hidden goals
+    in_front: tuple[tuple[Card, ...], ...]
+    hostile: tuple[float, ...]  # per seat: how likely that player works against this one
+    deck_size: int
+    hand_sizes: tuple[int, ...]
+    _reach: Reach | None = field(default=None, repr=False)
+    _memo: dict[str, object] = field(default_factory=dict, repr=False)
+
+    @property
+    def stance(self) -> Stance:
+        """What this seat's role wants."""
+        return STANCE[self.role]
+
+    @property
+    def reach(self) -> Reach:
+        """Distances from the joined tunnels to each hidden goal (computed once)."""
+        if self._reach is None:
+            self._reach = reach(self.net, self.hidden)
+        return self._reach
+
+    def gold_known(self) -> bool:
+        """Whether this seat is sure where the gold lies."""
+        return max(self.gold.values(), default=0.0) > 0.99
+
+
+def build_net(maze: Mapping[Coord, int], hidden: tuple[Coord, ...]) -> Net:
+    """The joined tunnels of a maze."""
+    return bd.build_net(maze, hidden)

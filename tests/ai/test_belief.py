@@ -1,0 +1,135 @@
+"""The belief: a distribution that respects the role cards, its own knowledge and the evidence."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from ai import Bot, Level, visible
+from ai.geometry import DEAD_ENDS
+from engine import (
+    Action,
+    Card,
+    Discard,
+    Edition,
+    GameState,
+    PlaceTunnel,
+    PlayOnPlayer,
+    Role,
+    UseMap,
+    apply,
+    legal_actions,
+    new_game,
+    player_view,
+)
+
+IDS = [100, 101, 102, 103, 104]
+
+
+def with_hand(state: GameState, cards: tuple[Card, ...]) -> GameState:
+    """The state with the hand of the seat to move replaced (a fresh cache comes with it)."""
+    hands = list(state.hands)
+    hands[state.turn] = tuple(sorted(cards))
+    return dataclasses.replace(state, hands=tuple(hands))
+
+
+def eastmost(state: GameState, cards: frozenset[Card]) -> Action:
+    """The placement of one of `cards` furthest east (toward the goals), nearest the middle row."""
+    player = state.players[state.turn]
+    places = [
+        a
+        for a in legal_actions(state, player)
+        if isinstance(a, PlaceTunnel) and a.card in cards and a.at[0] < 7
+    ]
+    return max(places, key=lambda a: (a.at[0], -abs(a.at[1]), a.rotated))
+
+
+def miner_game(seed: int = 0) -> tuple[GameState, int]:
+    """A 5-player base game and a seat holding a miner."""
+    for s in range(seed, seed + 50):
+        state = new_game(IDS, edition=Edition.BASE, seed=s)
+        seats = [i for i, r in enumerate(state.roles) if r is Role.MINER and i != state.turn]
+        if seats:
+            return state, seats[0]
+    raise AssertionError("no miner seat")
+
+
+def test_dead_ends_toward_the_gold_make_a_saboteur() -> None:
+    """A player who keeps closing the tunnel's front ends up the likeliest saboteur."""
+    state, me = miner_game()
+    n = len(IDS)
+    blocker, digger = (me + 1) % n, (me + 2) % n
+    bot = Bot(IDS[me], seed=3, level=Level.HEURISTIC)
+    dead = frozenset(DEAD_ENDS)
+    for _ in range(4 * n):
+        seat = state.turn
+        if seat == blocker:
+            state = with_hand(state, tuple(sorted(dead))[:5])
+            action = eastmost(state, dead)
+        elif seat == digger:
+            state = with_hand(state, (Card.CROSS,) * 5)
+            action = eastmost(state, frozenset({Card.CROSS}))
+        else:
+            state = with_hand(state, (Card.MAP, Card.CROSS, Card.CROSS, Card.T_NES, Card.T_NEW))
+            action = Discard((Card.T_NES,))
+            if seat == me:
+                bot.choose(player_view(state, IDS[me]), legal_actions(state, IDS[me]))
+        t = apply(state, IDS[seat], action)
+        bot.observe(visible(t.events, IDS[me]))
+        state = t.state
+    belief = bot.memory.sync(player_view(state, IDS[me]))
+    p = [belief.p_saboteur(s) for s in range(n)]
+    assert p[me] == 0.0
+    assert p[blocker] == max(p)
+    assert p[blocker] > 0.8 > 0.2 > p[digger]
+    # Probabilities sum to 1, and the seat's own role card is certain.
+    for s in range(n):
+        assert math.isclose(sum(belief.role_probs(s).values()), 1.0)
+    assert list(belief.role_probs(me)) == [Role.MINER]
+    assert math.isclose(sum(belief.gold_probs().values()), 1.0)
+
+
+def test_own_map_and_role_are_respected() -> None:
+    """What the seat's map showed is certain; a saboteur counts the other saboteurs right."""
+    for seed in range(6):
+        state = new_game(IDS, edition=Edition.BASE, seed=seed)
+        me = state.turn
+        bot = Bot(IDS[me], seed=seed, level=Level.HEURISTIC)
+        state = with_hand(state, (Card.MAP, Card.CROSS, Card.CROSS, Card.T_NES, Card.T_NEW))
+        bot.choose(player_view(state, IDS[me]), legal_actions(state, IDS[me]))
+        t = apply(state, IDS[me], UseMap((8, 0)))
+        bot.observe(visible(t.events, IDS[me]))
+        after = t.state
+        view = player_view(after, IDS[me])
+        belief = bot.memory.sync(view)
+        gold_here = next(g.card for g in after.goals if g.at == (8, 0)) is Card.GOLD
+        assert math.isclose(belief.gold_probs().get((8, 0), 0.0), 1.0 if gold_here else 0.0)
+        expected = sum(1 for r in after.roles if r is Role.SABOTEUR)
+        total = sum(belief.p_saboteur(s) for s in range(len(IDS)))
+        if after.roles[me] is Role.SABOTEUR:
+            assert math.isclose(belief.p_saboteur(me), 1.0)
+            assert 1.0 <= total <= 2.0  # two saboteur cards among six, one maybe unused
+        else:
+            assert belief.p_saboteur(me) == 0.0
+            assert 0.0 < total <= 2.0
+        assert expected <= 2
+
+
+def test_deluxe_inspection_is_certain() -> None:
+    """A role seen with an inspection card is the only one left for that player."""
+    ids = [1, 2, 3, 4, 5, 6]
+    state = new_game(ids, edition=Edition.DELUXE, seed=4)
+    me = state.turn
+    target = (me + 2) % len(ids)
+    bot = Bot(ids[me], seed=1, level=Level.HEURISTIC)
+    state = with_hand(
+        state, (Card.INSPECTION, Card.CROSS, Card.CROSS, Card.MAP, Card.MAP, Card.MAP)
+    )
+    bot.choose(player_view(state, ids[me]), legal_actions(state, ids[me]))
+    t = apply(state, ids[me], PlayOnPlayer(Card.INSPECTION, ids[target]))
+    bot.observe(visible(t.events, ids[me]))
+    belief = bot.memory.sync(player_view(t.state, ids[me]))
+    for seat in (target, me):
+        probs = belief.role_probs(seat)
+        assert list(probs) == [state.roles[seat]]
+        assert math.isclose(probs[state.roles[seat]], 1.0)
