@@ -8,6 +8,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine ./engine
+COPY ai ./ai
 COPY render ./render
 COPY tgbot ./tgbot
 COPY emulator ./emulator
