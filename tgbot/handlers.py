@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Iterable
 from html import escape
 
-from telegram import Chat, ChatMember, Message, Update, User
+from telegram import CallbackQuery, Chat, ChatMember, Message, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import (
     Application,
@@ -24,7 +24,7 @@ from . import guide, presenter
 from .callback import decode
 from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, texts
-from .service import GameService, Person, Place
+from .service import GameService, Person, Place, Toast
 from .telegram_io import markup
 
 log = logging.getLogger(__name__)
@@ -217,7 +217,7 @@ class Handlers:
             message_id,
             thread_id=thread_id,
         )
-        await query.answer(toast.text or None, show_alert=toast.alert, url=toast.url)
+        await _answer(query, toast)
 
     async def error(self, update: object, context: Context) -> None:
         """Log the error; answer a pending tap so the user's button does not spin."""
@@ -225,10 +225,10 @@ class Handlers:
         if isinstance(update, Update) and update.callback_query is not None:
             lang = await self.service.user_language(person_of(update.callback_query.from_user))
             try:
-                toast = texts(lang).pgettext(
+                text = texts(lang).pgettext(
                     "toast", "Something went wrong. The game is safe; please try again."
                 )
-                await update.callback_query.answer(toast, show_alert=True)
+                await _answer(update.callback_query, Toast(text, alert=True))
             except Exception:
                 log.debug("could not answer after an error")
         elif isinstance(update, Update) and update.effective_message is not None:
@@ -244,6 +244,11 @@ class Handlers:
                 )
             except Exception:
                 log.debug("could not reply after an error")
+
+
+async def _answer(query: CallbackQuery, toast: Toast) -> None:
+    """Answer a tap with a toast (already within Telegram's length, see `Toast`)."""
+    await query.answer(toast.text or None, show_alert=toast.alert, url=toast.url)
 
 
 def _group_only(tr: Texts) -> str:
