@@ -201,3 +201,40 @@ async def test_votes_are_forgotten_after_a_move(table: Table) -> None:
     await table.service.kick(place(), person(voter), False)
     await table.discard(gid)
     assert (await table.record(gid)).kick_votes == ()
+
+
+async def test_a_cancelled_game_drops_its_deadlines(table: Table) -> None:
+    gid = await table.start()
+    await table.service.cancel_command(place(), person(ANN), False)
+    assert await table.deadlines.pending() == []
+    table.clock.advance(24 * HOUR)
+    await table.service.sweep()
+    assert (await table.state(gid)).version == 0
+    assert not any("did not play in time" in t for t in table.said(GROUP))
+
+
+async def test_a_cancelled_game_on_automatic_drops_its_stand_in_move(table: Table) -> None:
+    gid = await table.start()
+    await table.service.kick(place(), person(EVE), True)
+    assert await table.deadlines.pending() != []
+    await table.service.cancel_command(place(), person(ANN), False)
+    assert await table.deadlines.pending() == []
+    assert (await table.state(gid)).version == 1
+
+
+async def test_a_game_in_a_group_the_bot_left_drops_its_deadlines(table: Table) -> None:
+    gid = await table.start()
+    await table.service.bot_removed(GROUP)
+    assert await table.deadlines.pending() == []
+    assert (await table.record(gid)).status.value == "cancelled"
+
+
+async def test_a_game_played_to_its_end_leaves_no_deadlines(table: Table) -> None:
+    gid = await table.start()
+    for _ in range(1000):
+        record = await table.record(gid)
+        if not record.status.is_active:
+            break
+        await table.discard(gid)
+    assert (await table.record(gid)).status.value == "finished"
+    assert await table.deadlines.pending() == []

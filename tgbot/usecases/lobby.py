@@ -30,7 +30,7 @@ from .lobby_decisions import (
     once,
 )
 from .screens import refresh_private
-from .turns import schedule
+from .turns import schedule, unschedule
 
 REDRAWS = 8  # a lobby is drawn again while other processes keep changing it, this many times
 
@@ -234,6 +234,7 @@ async def _cancelled(ctx: Context, record: GameRecord) -> None:
     """A cancelled game frees its chat and players, says so in the group and in private."""
     tr = texts(record.language)
     await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
+    await unschedule(ctx, record)
     for uid in record.player_ids:
         await ctx.store.remove_user_game(uid, record.game_id)
     said = tr.gettext("The game was cancelled.")

@@ -116,10 +116,7 @@ async def after_move(ctx: Context, record: GameRecord, before_version: int) -> N
 async def schedule(ctx: Context, record: GameRecord, previous_version: int | None) -> None:
     """Replace the deadlines of the previous turn by those of the current one."""
     if previous_version is not None:
-        await ctx.deadlines.drop(
-            clocks.Deadline(record.game_id, previous_version, kind, 0).member
-            for kind in clocks.DeadlineKind
-        )
+        await ctx.deadlines.drop(_turn_members(record.game_id, previous_version))
     state = record.state
     if state is None or record.status is not Status.PLAYING:
         return
@@ -133,3 +130,14 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             automatic=player in record.automatic,
         )
     )
+
+
+async def unschedule(ctx: Context, record: GameRecord) -> None:
+    """Drop the current turn's deadlines of a game that stopped (cancelled, bot removed)."""
+    if record.state is not None:
+        await ctx.deadlines.drop(_turn_members(record.game_id, record.state.version))
+
+
+def _turn_members(game: str, version: int) -> list[str]:
+    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT)
+    return [clocks.Deadline(game, version, kind, 0).member for kind in kinds]
