@@ -24,11 +24,12 @@ TOAST_LIMIT = 200  # Telegram refuses a longer answerCallbackQuery text
 
 @dataclass(frozen=True, slots=True)
 class Person:
-    """Who sent a request: id, display name, the language their Telegram app reports."""
+    """Who sent a request: id, display name, the language their app reports, their @username."""
 
     user_id: int
     name: str
     language_code: str | None = None
+    username: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
