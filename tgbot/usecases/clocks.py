@@ -16,6 +16,7 @@ from ..names import card_name
 from ..records import GameRecord, Status
 from ..store import ContentionError, Decision
 from .context import Context, Person, Place, contended, fit, no_game, player_language
+from .lobby import expire
 from .turns import after_move, moved
 
 log = logging.getLogger(__name__)
@@ -30,11 +31,14 @@ class Served:
 
 
 async def handle_deadline(ctx: Context, member: str) -> None:
-    """A reminder or a timeout of a turn; stale ones (the turn was played) do nothing."""
+    """A reminder or a timeout of a turn, or a lobby's expiry; stale ones do nothing."""
     parsed = parse_member(member)
     if parsed is None:
         return
     gid, version, kind = parsed
+    if kind is DeadlineKind.EXPIRE:
+        await expire(ctx, gid, version)
+        return
     try:
         done = await ctx.store.update(gid, _decide_deadline(version, kind, ctx.now()))
     except ContentionError:

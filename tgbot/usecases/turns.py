@@ -133,9 +133,30 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
 
 
 async def unschedule(ctx: Context, record: GameRecord) -> None:
-    """Drop the current turn's deadlines of a game that stopped (cancelled, bot removed)."""
+    """Drop the pending deadlines of a game that stopped (cancelled, expired, bot removed)."""
+    members = [_expiry_member(record, record.lobby.revision)]
     if record.state is not None:
-        await ctx.deadlines.drop(_turn_members(record.game_id, record.state.version))
+        members += _turn_members(record.game_id, record.state.version)
+    await ctx.deadlines.drop(members)
+
+
+async def keep_lobby(ctx: Context, record: GameRecord) -> None:
+    """A lobby just saved: it expires a day after its latest change, not an earlier one."""
+    if record.status is not Status.LOBBY:
+        return
+    revision = record.lobby.revision
+    if revision > 0:
+        await ctx.deadlines.drop([_expiry_member(record, revision - 1)])
+    await ctx.deadlines.add([clocks.lobby_expiry(record.game_id, revision, record.updated_at)])
+
+
+async def lobby_started(ctx: Context, record: GameRecord) -> None:
+    """A started game no longer expires as a lobby."""
+    await ctx.deadlines.drop([_expiry_member(record, record.lobby.revision)])
+
+
+def _expiry_member(record: GameRecord, revision: int) -> str:
+    return clocks.lobby_expiry(record.game_id, revision, 0).member
 
 
 def _turn_members(game: str, version: int) -> list[str]:
