@@ -3,6 +3,7 @@
 A game with a time per turn owes two deadlines for the current turn: a private reminder a while
 before the end, and the timeout. Both are named by the game, the state version they belong to
 and their kind, so a deadline of a turn that has since been played is recognised as stale.
+A lobby owes one: it expires a day after its set-up last changed, named by the lobby's revision.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from engine import Action, Discard, GameState, Phase, legal_actions
 
 MISSES_FOR_AUTO = 2  # after this many timeouts in a row, the game plays for the player
 AUTO_DELAY_SECONDS = 5  # a player on automatic is played for after this pause
+LOBBY_IDLE_SECONDS = 24 * 3600  # a lobby nobody joined, left or set up for this long expires
 
 
 class DeadlineKind(Enum):
@@ -21,11 +23,13 @@ class DeadlineKind(Enum):
 
     REMIND = "remind"
     TIMEOUT = "timeout"
+    EXPIRE = "expire"  # of a lobby; its "version" is the lobby's revision
 
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """A moment at which a game owes a reminder or a timeout for the turn of `version`."""
+    """A moment at which a game owes a reminder or a timeout for the turn of `version` (or
+    a lobby's expiry, for its revision `version`)."""
 
     game: str
     version: int
@@ -47,6 +51,11 @@ def parse_member(member: str) -> tuple[str, int, DeadlineKind] | None:
         return parts[0], int(parts[1]), DeadlineKind(parts[2])
     except ValueError:
         return None
+
+
+def lobby_expiry(game: str, revision: int, changed_at: float) -> Deadline:
+    """When a lobby expires if its set-up stays at this revision."""
+    return Deadline(game, revision, DeadlineKind.EXPIRE, changed_at + LOBBY_IDLE_SECONDS)
 
 
 def reminder_lead(limit_seconds: float) -> float:

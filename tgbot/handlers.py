@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from html import escape
 
-from telegram import Chat, ChatMember, Message, Update, User
+from telegram import CallbackQuery, Chat, ChatMember, Message, MessageEntity, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import (
     Application,
@@ -24,7 +24,7 @@ from . import guide, presenter
 from .callback import decode
 from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, texts
-from .service import GameService, Person, Place
+from .service import GameService, Person, Place, Target, Toast
 from .telegram_io import markup
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ PRIVATE = filters.ChatType.PRIVATE
 
 def person_of(user: User) -> Person:
     """The request's sender."""
-    return Person(user.id, user.full_name or str(user.id), user.language_code)
+    return Person(user.id, user.full_name or str(user.id), user.language_code, user.username)
 
 
 def place_of(message: Message) -> Place:
@@ -51,6 +51,17 @@ def place_of(message: Message) -> Place:
     if thread is not None and root is not None and root.forum_topic_created is not None:
         title = f"{title} › {root.forum_topic_created.name}"
     return Place(message.chat.id, thread, title)
+
+
+def target_of(message: Message, args: Sequence[str] | None) -> Target | None:
+    """Whom a command's words name (None without words); a picked mention carries the user."""
+    words = " ".join(args or ())
+    if not words:
+        return None
+    for entity in message.entities:
+        if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
+            return Target(words, entity.user.id)
+    return Target(words)
 
 
 class Handlers:
@@ -136,11 +147,12 @@ class Handlers:
             raise ApplicationHandlerStop
 
     async def kick(self, update: Update, context: Context) -> None:
-        """/kick: let the game play for the player it waits for (admin, or a vote)."""
+        """/kick, maybe naming whom: let the game play for the awaited player (admin, or a vote)."""
         message, user = update.effective_message, update.effective_user
         if message and user:
             is_admin = await self.service.sender.is_admin(message.chat.id, user.id)
-            text = await self.service.kick(place_of(message), person_of(user), is_admin)
+            target = target_of(message, context.args)
+            text = await self.service.kick(place_of(message), person_of(user), is_admin, target)
             if text:
                 await message.reply_html(text, do_quote=False)
 
@@ -217,7 +229,7 @@ class Handlers:
             message_id,
             thread_id=thread_id,
         )
-        await query.answer(toast.text or None, show_alert=toast.alert, url=toast.url)
+        await _answer(query, toast)
 
     async def error(self, update: object, context: Context) -> None:
         """Log the error; answer a pending tap so the user's button does not spin."""
@@ -225,10 +237,10 @@ class Handlers:
         if isinstance(update, Update) and update.callback_query is not None:
             lang = await self.service.user_language(person_of(update.callback_query.from_user))
             try:
-                toast = texts(lang).pgettext(
+                text = texts(lang).pgettext(
                     "toast", "Something went wrong. The game is safe; please try again."
                 )
-                await update.callback_query.answer(toast, show_alert=True)
+                await _answer(update.callback_query, Toast(text, alert=True))
             except Exception:
                 log.debug("could not answer after an error")
         elif isinstance(update, Update) and update.effective_message is not None:
@@ -244,6 +256,11 @@ class Handlers:
                 )
             except Exception:
                 log.debug("could not reply after an error")
+
+
+async def _answer(query: CallbackQuery, toast: Toast) -> None:
+    """Answer a tap with a toast (already within Telegram's length, see `Toast`)."""
+    await query.answer(toast.text or None, show_alert=toast.alert, url=toast.url)
 
 
 def _group_only(tr: Texts) -> str:

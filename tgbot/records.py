@@ -9,7 +9,7 @@ seconds):
      "created_at": 1700000000, "updated_at": 1700000000,
      "lobby": {"edition": "base|deluxe", "gold": "official|per_miner", "greedy_dwarf": false,
                "turn_limit_hours": 24 | null,
-               "players": [{"id": 111, "name": "Ann", "lang": "ko"}, ...]},
+               "players": [{"id": 111, "name": "Ann", "lang": "ko", "username"?: "ann"}, ...]},
      "state": null | {the engine's state JSON, engine.codec schema},
      "messages": {"lobby": 10 | null, "board": 11 | null, "hands": [[111, 55], ...]}}
 
@@ -63,6 +63,7 @@ class LobbyPlayer:
     user_id: int
     name: str
     language: Language
+    username: str | None = None  # their @username when they joined, for `/kick @name`
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,9 +179,7 @@ def record_to_json(record: GameRecord) -> str:
             "greedy_dwarf": lobby.options.greedy_dwarf,
             "turn_limit_hours": lobby.turn_limit_hours,
             "revision": lobby.revision,
-            "players": [
-                {"id": p.user_id, "name": p.name, "lang": p.language.code} for p in lobby.players
-            ],
+            "players": [_player_doc(p) for p in lobby.players],
         },
         "state": None if record.state is None else json.loads(to_json(record.state)),
         "messages": {
@@ -190,6 +189,17 @@ def record_to_json(record: GameRecord) -> str:
         },
     }
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def _player_doc(player: LobbyPlayer) -> dict[str, object]:
+    doc: dict[str, object] = {
+        "id": player.user_id,
+        "name": player.name,
+        "lang": player.language.code,
+    }
+    if player.username is not None:  # older records have none; keep their form
+        doc["username"] = player.username
+    return doc
 
 
 def _int(value: object, what: str) -> int:
@@ -206,6 +216,10 @@ def _str(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise CorruptRecordError(f"{what}: expected a string, got {value!r}")
     return value
+
+
+def _opt_str(value: object, what: str) -> str | None:
+    return None if value is None else _str(value, what)
 
 
 def _bool(value: object, what: str) -> bool:
@@ -298,6 +312,7 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
                         user_id=_int(p["id"], "player.id"),
                         name=_str(p["name"], "player.name"),
                         language=Language(_str(p["lang"], "player.lang")),
+                        username=_opt_str(p.get("username"), "player.username"),
                     )
                     for p in (_obj(x, "player") for x in _list(lobby["players"], "players"))
                 ),

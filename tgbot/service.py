@@ -16,10 +16,11 @@ from .pictures import Pictures
 from .ports import Deadlines, Lease, Ledger, Painter, Sender
 from .store import Store
 from .usecases import chats, clocks, delivery, lobby, play
+from .usecases.clocks import Target
 from .usecases.context import Context, Person, Place, Toast, invalid_button
 from .usecases.lobby_decisions import START_GRACE_SECONDS
 
-__all__ = ["START_GRACE_SECONDS", "GameService", "Person", "Place", "Toast"]
+__all__ = ["START_GRACE_SECONDS", "GameService", "Person", "Place", "Target", "Toast"]
 
 
 class GameService:
@@ -114,9 +115,11 @@ class GameService:
         """/status."""
         return await play.status_text(self.ctx, place)
 
-    async def kick(self, place: Place, person: Person, is_admin: bool) -> str:
-        """/kick; the reply, or "" when the game now plays for the player."""
-        return await clocks.kick(self.ctx, place, person, is_admin)
+    async def kick(
+        self, place: Place, person: Person, is_admin: bool, target: Target | None = None
+    ) -> str:
+        """/kick, maybe naming whom; the reply, or "" when the game now plays for the player."""
+        return await clocks.kick(self.ctx, place, person, is_admin, target)
 
     async def handle_deadline(self, member: str) -> None:
         """A due reminder or timeout."""

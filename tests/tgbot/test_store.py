@@ -33,7 +33,7 @@ from tgbot.store import ChatBusyError, ContentionError, Decision, GameExistsErro
 CHAT = -1001234567890
 T0 = 1_700_000_000
 PLAYERS = (
-    LobbyPlayer(1, "Ann", Language("ko")),
+    LobbyPlayer(1, "Ann", Language("ko"), "ann_digs"),
     LobbyPlayer(2, "보라 🐻", Language("ko")),
     LobbyPlayer(3, 'Cy "the <b>" \\ Dwarf', Language("en")),
 )

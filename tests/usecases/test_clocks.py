@@ -2,10 +2,32 @@
 
 from __future__ import annotations
 
-from tgbot.callback import SetTurnLimit, ShowHand
-from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO, reminder_lead
+from datetime import UTC, datetime
 
-from .conftest import ANN, BOB, CAT, DAN, EVE, GROUP, BrokenStore, Table, person, place
+import pytest
+from telegram import Chat, Message, MessageEntity, User
+
+from tgbot.callback import SetTurnLimit, ShowHand, StartGame
+from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO, reminder_lead
+from tgbot.handlers import target_of
+from tgbot.links import join_payload
+from tgbot.records import LobbyPlayer
+from tgbot.service import Person, Target
+
+from .conftest import (
+    ANN,
+    BOB,
+    CAT,
+    DAN,
+    EN,
+    EVE,
+    GROUP,
+    NAMES,
+    BrokenStore,
+    Table,
+    person,
+    place,
+)
 
 HOUR = 3600
 
@@ -201,3 +223,111 @@ async def test_votes_are_forgotten_after_a_move(table: Table) -> None:
     await table.service.kick(place(), person(voter), False)
     await table.discard(gid)
     assert (await table.record(gid)).kick_votes == ()
+
+
+async def test_a_cancelled_game_drops_its_deadlines(table: Table) -> None:
+    gid = await table.start()
+    await table.service.cancel_command(place(), person(ANN), False)
+    assert await table.deadlines.pending() == []
+    table.clock.advance(24 * HOUR)
+    await table.service.sweep()
+    assert (await table.state(gid)).version == 0
+    assert not any("did not play in time" in t for t in table.said(GROUP))
+
+
+async def test_a_cancelled_game_on_automatic_drops_its_stand_in_move(table: Table) -> None:
+    gid = await table.start()
+    await table.service.kick(place(), person(EVE), True)
+    assert await table.deadlines.pending() != []
+    await table.service.cancel_command(place(), person(ANN), False)
+    assert await table.deadlines.pending() == []
+    assert (await table.state(gid)).version == 1
+
+
+async def test_a_game_in_a_group_the_bot_left_drops_its_deadlines(table: Table) -> None:
+    gid = await table.start()
+    await table.service.bot_removed(GROUP)
+    assert await table.deadlines.pending() == []
+    assert (await table.record(gid)).status.value == "cancelled"
+
+
+async def test_a_game_played_to_its_end_leaves_no_deadlines(table: Table) -> None:
+    gid = await table.start()
+    for _ in range(1000):
+        record = await table.record(gid)
+        if not record.status.is_active:
+            break
+        await table.discard(gid)
+    assert (await table.record(gid)).status.value == "finished"
+    assert await table.deadlines.pending() == []
+
+
+async def _awaited_and_voter(table: Table, gid: str) -> tuple[int, int]:
+    player = await table.to_act(gid)
+    return player, next(u for u in (ANN, BOB, CAT) if u != player)
+
+
+@pytest.mark.parametrize("form", ["{}", "@{}", "  {}  "])
+async def test_kick_naming_the_awaited_player_counts(table: Table, form: str) -> None:
+    gid = await table.start()
+    player, voter = await _awaited_and_voter(table, gid)
+    said = form.format(NAMES[player].upper())
+    text = await table.service.kick(place(), person(voter), False, Target(said))
+    assert "(1/2)" in text
+    assert (await table.record(gid)).kick_votes == (voter,)
+
+
+async def test_kick_naming_someone_else_says_who_is_awaited_and_changes_nothing(
+    table: Table,
+) -> None:
+    gid = await table.start()
+    player, voter = await _awaited_and_voter(table, gid)
+    bystander = next(u for u in (ANN, BOB, CAT) if u not in (player, voter))
+    before = await table.record(gid)
+    for target in (Target(NAMES[bystander]), Target("@nobody"), Target("x", user_id=bystander)):
+        text = await table.service.kick(place(), person(voter), True, target)
+        assert text == (
+            f"I am waiting for {NAMES[player]}, not for {target.text}: /kick only concerns the"
+            " player whose turn it is."
+        )
+    assert await table.record(gid) == before
+
+
+async def test_kick_by_a_picked_mention_or_username(table: Table) -> None:
+    gid = await table.open()
+    for uid in (ANN, BOB, CAT):
+        await table.service.open_link(
+            Person(uid, NAMES[uid], "en", f"user{uid}"), join_payload(gid)
+        )
+    revision = (await table.record(gid)).lobby.revision
+    await table.lobby_tap(ANN, StartGame(gid, revision))
+    player, voter = await _awaited_and_voter(table, gid)
+    assert (await table.record(gid)).lobby.player(player) == LobbyPlayer(
+        player, NAMES[player], EN, f"user{player}"
+    )
+    text = await table.service.kick(place(), person(voter), False, Target(f"@USER{player}"))
+    assert "(1/2)" in text
+    other = next(u for u in (ANN, BOB, CAT) if u not in (player, voter))
+    assert await table.service.kick(place(), person(other), False, Target("me", player)) == ""
+    assert (await table.state(gid)).version == 1
+
+
+def _message(text: str, entities: tuple[MessageEntity, ...] = ()) -> Message:
+    chat = Chat(GROUP, Chat.SUPERGROUP)
+    return Message(1, datetime.now(UTC), chat, text=text, entities=entities)
+
+
+def test_kick_without_words_names_nobody() -> None:
+    assert target_of(_message("/kick"), []) is None
+    assert target_of(_message("/kick"), None) is None
+
+
+def test_kick_words_name_whom_they_say() -> None:
+    assert target_of(_message("/kick @bob"), ["@bob"]) == Target("@bob")
+    assert target_of(_message("/kick Bob Stone"), ["Bob", "Stone"]) == Target("Bob Stone")
+
+
+def test_a_picked_mention_carries_the_user() -> None:
+    bob = User(BOB, "Bob", False)
+    picked = MessageEntity(MessageEntity.TEXT_MENTION, 6, 3, user=bob)
+    assert target_of(_message("/kick Bob", (picked,)), ["Bob"]) == Target("Bob", BOB)

@@ -12,6 +12,7 @@ from ..records import GameRecord, Status
 from .context import FINISHED_TTL_SECONDS, Context, Person, Toast, player_language
 from .lobby import refresh_lobby
 from .screens import refresh_private
+from .turns import unschedule
 
 
 async def migrate(ctx: Context, old_chat: int, new_chat: int) -> None:
@@ -35,6 +36,7 @@ async def bot_removed(ctx: Context, chat_id: int) -> None:
         if record is None:
             continue
         await ctx.store.finish(gid, FINISHED_TTL_SECONDS)
+        await unschedule(ctx, record)
         chat = presenter.escape_text(record.title)
         for uid in record.player_ids:
             await ctx.store.remove_user_game(uid, gid)

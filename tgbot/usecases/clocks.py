@@ -15,7 +15,8 @@ from ..i18n import Texts, texts
 from ..names import card_name
 from ..records import GameRecord, Status
 from ..store import ContentionError, Decision
-from .context import Context, Person, Place, contended, no_game, player_language
+from .context import Context, Person, Place, contended, fit, no_game, player_language
+from .lobby import expire
 from .turns import after_move, moved
 
 log = logging.getLogger(__name__)
@@ -30,11 +31,14 @@ class Served:
 
 
 async def handle_deadline(ctx: Context, member: str) -> None:
-    """A reminder or a timeout of a turn; stale ones (the turn was played) do nothing."""
+    """A reminder or a timeout of a turn, or a lobby's expiry; stale ones do nothing."""
     parsed = parse_member(member)
     if parsed is None:
         return
     gid, version, kind = parsed
+    if kind is DeadlineKind.EXPIRE:
+        await expire(ctx, gid, version)
+        return
     try:
         done = await ctx.store.update(gid, _decide_deadline(version, kind, ctx.now()))
     except ContentionError:
@@ -113,6 +117,14 @@ def _mention(record: GameRecord, user_id: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Target:
+    """Whom a /kick names: the words after it, and the user if they picked a mention."""
+
+    text: str
+    user_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Vote:
     """What a /kick decided: the reply ("" once the game played), the version before a move."""
 
@@ -120,15 +132,19 @@ class Vote:
     before: int | None = None
 
 
-async def kick(ctx: Context, place: Place, person: Person, is_admin: bool) -> str:
+async def kick(
+    ctx: Context, place: Place, person: Person, is_admin: bool, target: Target | None = None
+) -> str:
     """/kick: an admin, or a majority of the other players, lets the game play for the player
-    it waits for (from now until they act again); the reply, or "" when done."""
+    it waits for (from now until they act again); the reply, or "" when done.
+
+    With a target, it must be the awaited player: naming anyone else changes nothing."""
     tr = texts(await ctx.group_language(place.chat_id))
     gid = await ctx.store.active_game(place.chat_id, place.thread_id)
     if gid is None:
         return no_game(tr)
     try:
-        done = await ctx.store.update(gid, _decide_kick(person, is_admin, tr, ctx.now()))
+        done = await ctx.store.update(gid, _decide_kick(person, is_admin, target, tr, ctx.now()))
     except ContentionError:
         return contended(tr)
     vote = done.result
@@ -138,7 +154,7 @@ async def kick(ctx: Context, place: Place, person: Person, is_admin: bool) -> st
 
 
 def _decide_kick(
-    person: Person, is_admin: bool, tr: Texts, now: int
+    person: Person, is_admin: bool, target: Target | None, tr: Texts, now: int
 ) -> Callable[[GameRecord | None], Decision[Vote]]:
     def decide(record: GameRecord | None) -> Decision[Vote]:
         if record is None or record.state is None or record.status is not Status.PLAYING:
@@ -147,6 +163,8 @@ def _decide_kick(
         player = current_player(state)
         if player is None:
             return Decision(Vote(tr.gettext("Nobody is being waited for right now.")))
+        if target is not None and not names_player(target, record, player):
+            return Decision(Vote(_not_awaited(record, player, target, tr)))
         if person.user_id == player:
             return Decision(Vote(tr.gettext("You cannot vote about your own turn.")))
         if not is_admin:
@@ -168,6 +186,32 @@ def _decide_kick(
         return _stand_in(record, player, now, tr)
 
     return decide
+
+
+def names_player(target: Target, record: GameRecord, player: int) -> bool:
+    """Whether a /kick's target is this player: their mention, @username or shown name."""
+    if target.user_id is not None:
+        return target.user_id == player
+    said = _plain(target.text)
+    joined = record.lobby.player(player)
+    known = {_plain(presenter.names_of(record).get(player, ""))}
+    if joined is not None and joined.username:
+        known.add(_plain(joined.username))
+    return said in known or (said.startswith("@") and said[1:] in known)
+
+
+def _plain(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _not_awaited(record: GameRecord, player: int, target: Target, tr: Texts) -> str:
+    awaited = presenter.names_of(record).get(player, str(player))
+    return tr.gettext(
+        "I am waiting for {name}, not for {target}: /kick only concerns the player whose turn"
+        " it is.",
+        name=presenter.escape_text(awaited),
+        target=presenter.escape_text(fit(target.text, 64)),
+    )
 
 
 def _stand_in(record: GameRecord, player: int, now: int, tr: Texts) -> Decision[Vote]:

@@ -19,15 +19,17 @@ from ..store import ContentionError, Decision, Store
 log = logging.getLogger(__name__)
 
 FINISHED_TTL_SECONDS = 7 * 24 * 3600
+TOAST_LIMIT = 200  # Telegram refuses a longer answerCallbackQuery text
 
 
 @dataclass(frozen=True, slots=True)
 class Person:
-    """Who sent a request: id, display name, the language their Telegram app reports."""
+    """Who sent a request: id, display name, the language their app reports, their @username."""
 
     user_id: int
     name: str
     language_code: str | None = None
+    username: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,28 @@ class Toast:
     text: str
     alert: bool = False
     url: str | None = None
+
+    def __post_init__(self) -> None:
+        # Every toast is made here, so clipping here covers every answer (names can be long).
+        object.__setattr__(self, "text", fit(self.text, TOAST_LIMIT))
+
+
+def fit(text: str, limit: int) -> str:
+    """The text within `limit` UTF-16 units (Telegram's count), cut between characters with "…"."""
+    if _units(text) <= limit:
+        return text
+    kept: list[str] = []
+    room = limit - 1  # for the "…"
+    for char in text:
+        room -= _units(char)
+        if room < 0:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 @dataclass(frozen=True, slots=True)

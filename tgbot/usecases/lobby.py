@@ -6,9 +6,10 @@ import dataclasses
 
 from .. import menus, presenter
 from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
+from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
 from ..records import GameRecord, Status
-from ..store import ChatBusyError, ContentionError
+from ..store import ChatBusyError, ContentionError, Decision
 from .context import (
     FINISHED_TTL_SECONDS,
     Context,
@@ -30,7 +31,7 @@ from .lobby_decisions import (
     once,
 )
 from .screens import refresh_private
-from .turns import schedule
+from .turns import keep_lobby, lobby_started, schedule, unschedule
 
 REDRAWS = 8  # a lobby is drawn again while other processes keep changing it, this many times
 
@@ -51,14 +52,63 @@ async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
         creator_name=person.name,
     )
     try:
-        record = await ctx.store.create(record)
+        record = await _create(ctx, place, record)
     except ChatBusyError:
         tr = texts(lang)
         await ctx.say(
             place, tr.gettext("A game is already running here. /status shows whose turn it is.")
         )
         return
+    await keep_lobby(ctx, record)
     await post_lobby(ctx, record)
+
+
+async def _create(ctx: Context, place: Place, record: GameRecord) -> GameRecord:
+    """Create the game; a lobby silent for a day that still holds the chat (say, one opened
+    before lobbies had an expiry deadline) expires first."""
+    try:
+        return await ctx.store.create(record)
+    except ChatBusyError:
+        held = await ctx.active(place)
+        if held is None or held.status is not Status.LOBBY:
+            raise
+        if ctx.now() - held.updated_at < LOBBY_IDLE_SECONDS:
+            raise
+        await expire(ctx, held.game_id, held.lobby.revision)
+        return await ctx.store.create(record)
+
+
+async def expire(ctx: Context, gid: GameId, revision: int) -> None:
+    """A lobby whose set-up stayed at `revision` for a day: it says so and frees its chat."""
+    now = ctx.now()
+
+    def decide(record: GameRecord | None) -> Decision[bool]:
+        if record is None or record.status is not Status.LOBBY:
+            return Decision(False)
+        if record.lobby.revision != revision:
+            return Decision(False)  # it changed since: a later deadline stands
+        return Decision(True, dataclasses.replace(record, status=Status.CANCELLED, updated_at=now))
+
+    try:
+        done = await ctx.store.update(gid, decide)
+    except ContentionError:
+        # Deliveries save too, without a new deadline: look again in a minute.
+        await ctx.deadlines.add([Deadline(gid, revision, DeadlineKind.EXPIRE, now + 60)])
+        return
+    record = done.record
+    if not done.result or record is None:
+        return
+    await ctx.store.finish(gid, FINISHED_TTL_SECONDS)
+    await unschedule(ctx, record)
+    for uid in record.player_ids:
+        await ctx.store.remove_user_game(uid, gid)
+    said = texts(record.language).gettext(
+        "This lobby expired after a day without anyone joining, leaving or changing it."
+        " Open a new game with /new."
+    )
+    lobby = record.messages.lobby
+    if lobby is None or not await ctx.sender.edit_text(record.chat_id, lobby, said, ()):
+        await ctx.sender.group_text(record.chat_id, record.thread_id, said)
 
 
 def lobby_text(ctx: Context, record: GameRecord) -> str:
@@ -203,6 +253,7 @@ async def _follow(ctx: Context, record: GameRecord, then: Then, person: Person) 
     if then is Then.LEFT:
         await ctx.store.remove_user_game(person.user_id, record.game_id)
     if then in (Then.LEFT, Then.REDRAW):
+        await keep_lobby(ctx, record)
         await refresh_lobby(ctx, record.game_id)
     elif then is Then.STARTED:
         await _started(ctx, record)
@@ -226,6 +277,7 @@ async def _started(ctx: Context, record: GameRecord) -> None:
         )
         text = lobby_text(ctx, record) + "\n\n" + started
         await ctx.sender.edit_text(record.chat_id, record.messages.lobby, text, ())
+    await lobby_started(ctx, record)
     await schedule(ctx, record, None)
     await ctx.deliver(record.game_id)
 
@@ -234,6 +286,7 @@ async def _cancelled(ctx: Context, record: GameRecord) -> None:
     """A cancelled game frees its chat and players, says so in the group and in private."""
     tr = texts(record.language)
     await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
+    await unschedule(ctx, record)
     for uid in record.player_ids:
         await ctx.store.remove_user_game(uid, record.game_id)
     said = tr.gettext("The game was cancelled.")
@@ -261,6 +314,7 @@ async def join(ctx: Context, gid: GameId, person: Person) -> None:
         await ctx.sender.private_text(person.user_id, done.result or gone(tr))
         return
     await ctx.store.add_user_game(person.user_id, gid)
+    await keep_lobby(ctx, done.record)
     joined = tr.gettext(
         "You joined the game in <b>{chat}</b>. Your cards will appear here.",
         chat=presenter.escape_text(done.record.title),

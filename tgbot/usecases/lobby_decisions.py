@@ -241,7 +241,7 @@ def decide_join(
             return Decision(tr.pgettext("toast", "You are already in this game."))
         if len(lobby.players) >= presenter.range_of(lobby.edition).stop - 1:
             return Decision(tr.pgettext("toast", "The game is full."))
-        player = LobbyPlayer(person.user_id, person.name, language)
+        player = LobbyPlayer(person.user_id, person.name, language, person.username)
         lobby = lobby.changed(players=(*lobby.players, player))
         return Decision(None, dataclasses.replace(record, lobby=lobby, updated_at=now))
 

@@ -116,10 +116,7 @@ async def after_move(ctx: Context, record: GameRecord, before_version: int) -> N
 async def schedule(ctx: Context, record: GameRecord, previous_version: int | None) -> None:
     """Replace the deadlines of the previous turn by those of the current one."""
     if previous_version is not None:
-        await ctx.deadlines.drop(
-            clocks.Deadline(record.game_id, previous_version, kind, 0).member
-            for kind in clocks.DeadlineKind
-        )
+        await ctx.deadlines.drop(_turn_members(record.game_id, previous_version))
     state = record.state
     if state is None or record.status is not Status.PLAYING:
         return
@@ -133,3 +130,35 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             automatic=player in record.automatic,
         )
     )
+
+
+async def unschedule(ctx: Context, record: GameRecord) -> None:
+    """Drop the pending deadlines of a game that stopped (cancelled, expired, bot removed)."""
+    members = [_expiry_member(record, record.lobby.revision)]
+    if record.state is not None:
+        members += _turn_members(record.game_id, record.state.version)
+    await ctx.deadlines.drop(members)
+
+
+async def keep_lobby(ctx: Context, record: GameRecord) -> None:
+    """A lobby just saved: it expires a day after its latest change, not an earlier one."""
+    if record.status is not Status.LOBBY:
+        return
+    revision = record.lobby.revision
+    if revision > 0:
+        await ctx.deadlines.drop([_expiry_member(record, revision - 1)])
+    await ctx.deadlines.add([clocks.lobby_expiry(record.game_id, revision, record.updated_at)])
+
+
+async def lobby_started(ctx: Context, record: GameRecord) -> None:
+    """A started game no longer expires as a lobby."""
+    await ctx.deadlines.drop([_expiry_member(record, record.lobby.revision)])
+
+
+def _expiry_member(record: GameRecord, revision: int) -> str:
+    return clocks.lobby_expiry(record.game_id, revision, 0).member
+
+
+def _turn_members(game: str, version: int) -> list[str]:
+    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT)
+    return [clocks.Deadline(game, version, kind, 0).member for kind in kinds]
