@@ -5,6 +5,6 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
 . .venv/bin/activate
 ruff check .
-ruff format --check engine render tgbot emulator sandbox tests bench 2>/dev/null || { echo "ruff format: run 'ruff format' (see above)"; ruff format --check --diff engine render tgbot emulator sandbox tests bench | head -40; exit 1; }
-mypy engine render tgbot sandbox emulator tests
+ruff format --check engine ai render tgbot emulator sandbox tests bench 2>/dev/null || { echo "ruff format: run 'ruff format' (see above)"; ruff format --check --diff engine ai render tgbot emulator sandbox tests bench | head -40; exit 1; }
+mypy engine ai render tgbot sandbox emulator tests
 pytest "$@"

@@ -63,7 +63,7 @@ def test_the_pre_commit_hooks_run_the_checks_of_the_test_command() -> None:
     test_script = (ROOT / "scripts" / "test.sh").read_text()
     mypy_line = next(line for line in test_script.splitlines() if line.startswith("mypy "))
     assert entries["mypy"] == f".venv/bin/{mypy_line}"
-    for folder in ("engine", "render", "tgbot", "sandbox", "emulator", "tests"):
+    for folder in ("engine", "ai", "render", "tgbot", "sandbox", "emulator", "tests"):
         assert folder in mypy_line.split()
 
 
