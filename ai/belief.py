@@ -16,7 +16,7 @@ from engine.model import BASE_COUNTS, DELUXE_ROLES, Coord, Role
 
 from .rng import Rng
 
-CAP = 900  # hypotheses kept; larger role spaces are sampled from the prior instead
+CAP = 600  # hypotheses kept; larger role spaces are sampled from the prior instead
 _FLOOR = 1e-300
 
 Likelihood = Callable[[tuple[Role, ...], Coord], float]
@@ -37,31 +37,24 @@ def _falling(n: int, k: int) -> int:
     return out
 
 
+def count_sequences(pool: Counter[Role], seats: int) -> int:
+    """How many distinct role sequences for `seats` seats the pool can deal."""
+    ways = [1] + [0] * seats  # ways[j]: sequences of length j from the kinds so far
+    for n in pool.values():
+        ways = [
+            sum(ways[j - k] * math.comb(j, k) for k in range(min(n, j) + 1))
+            for j in range(seats + 1)
+        ]
+    return ways[seats]
+
+
 def _assignments(
     pool: Counter[Role], seats: int, cap: int, rng: Rng
 ) -> list[tuple[tuple[Role, ...], float]]:
     """Role sequences for `seats` seats drawn from `pool`, with their prior probabilities."""
     kinds = sorted(pool, key=lambda r: r.value)
-    count = 0
-
-    def walk(prefix: list[Role], left: Counter[Role]) -> None:
-        nonlocal count
-        if count > cap:
-            return
-        if len(prefix) == seats:
-            count += 1
-            return
-        for r in kinds:
-            if left[r] > 0:
-                left[r] -= 1
-                prefix.append(r)
-                walk(prefix, left)
-                prefix.pop()
-                left[r] += 1
-
-    walk([], Counter(pool))
     total = sum(pool.values())
-    if count <= cap:
+    if count_sequences(pool, seats) <= cap:
         out: list[tuple[tuple[Role, ...], float]] = []
 
         def emit(prefix: list[Role], left: Counter[Role]) -> None:

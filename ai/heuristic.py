@@ -22,13 +22,15 @@ from .situation import Situation, Stance
 
 _TEAM_DOOR: dict[Role, Door] = {Role.BLUE_MINER: Door.BLUE, Role.GREEN_MINER: Door.GREEN}
 _BLOCKING = frozenset({Card.BREAK_PICKAXE, Card.BREAK_LANTERN, Card.BREAK_CART, Card.TRAPPED})
-STRIKE_DISTANCE = 5.0
+STRIKE_DISTANCE = 6.0
 STRIKE_DECK = 10
 _ROCKFALL_LOOKS = 8  # rockfall cells looked at per decision: each costs a network rebuild
 
 
 def striking(sit: Situation) -> bool:
     """Whether a saboteur should stop hiding: the gold is near or the cards run out."""
+    if sit.strike is not None:
+        return sit.strike
     hit = sit._memo.get("strike")
     if hit is None:
         r = sit.reach

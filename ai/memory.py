@@ -20,7 +20,6 @@ from engine.events import (
     RockfallPlayed,
     RoleDealt,
     RoleSeen,
-    RoundEnded,
     RoundStarted,
     TunnelPlaced,
 )
@@ -97,7 +96,6 @@ class Memory:
         self.known_gold: dict[Coord, bool] = {}  # what this seat saw with its maps
         self.public_discards: Counter[Card] = Counter()
         self.my_discards: Counter[Card] = Counter()
-        self.facedown = 0
         self.played: list[int] = []  # per seat: cards played face up this round
         self.inspected: dict[int, Role] = {}
         self.belief: Belief | None = None
@@ -150,7 +148,6 @@ class Memory:
         self.peeks = [set() for _ in range(n)]
         self.public_discards = Counter()
         self.my_discards = Counter()
-        self.facedown = 0
         self.played = [0] * n
         self.inspected = {}
         pending, self.pending = self.pending, []
@@ -248,7 +245,7 @@ class Memory:
                 self.inspected[seat] = e.role
                 b.role_is(seat, e.role)
         elif isinstance(e, CardsDiscarded):
-            self.facedown += e.count
+            # The group learns how many only; this seat knows its own cards.
             if e.player == self.me and self.last is not None:
                 if isinstance(self.last, Discard):
                     self.my_discards.update(self.last.cards)
@@ -256,8 +253,6 @@ class Memory:
                     self.my_discards.update(self.last.discards)
         elif isinstance(e, InFrontCleared):
             self.public_discards[e.card] += 1
-        elif isinstance(e, RoundEnded):
-            pass
 
     def _subjective(self, seat: int, gold: Coord) -> dict[Coord, float]:
         """Where a seat thinks the gold lies if it is truly at `gold`, from its public peeks."""
@@ -331,7 +326,3 @@ class Memory:
     def cards_seen(self) -> Counter[Card]:
         """Cards this seat knows are out of the draw: public discards and its own face-down ones."""
         return self.public_discards + self.my_discards
-
-    def start_at(self) -> Coord:
-        """Where the start card lies."""
-        return START_AT

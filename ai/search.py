@@ -22,6 +22,7 @@ from .situation import STANCE, Situation, Stance
 from .world import determinize, sample_world
 
 Clock = Callable[[], float]
+MAX_DEPTH = 6  # big tables would otherwise spend seconds a move
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +31,7 @@ class Budget:
 
     worlds: int = 16
     width: int = 6
-    depth: int | None = None  # turns simulated after the move; None: one turn of every other seat
+    depth: int | None = None  # turns simulated after the move; None: one of each other seat, <= 6
     seconds: float | None = None  # a wall-clock cap, honoured only when a clock is given
     noise: float = 0.0  # how often rollout players take their second-best move
 
@@ -225,7 +226,7 @@ def search(
     if sit.stance is Stance.BLOCK and not heuristic.striking(sit):
         # A hiding saboteur also weighs its best strikes: the rollouts judge when to stop hiding.
         bold = situation_of_view(view, memory, belief)
-        bold._memo["strike"] = True
+        bold.strike = True
         extra = [a for _, a in heuristic.ranked(bold, legal, rng) if a not in cands]
         for a in extra[:2]:
             cands.append(a)
@@ -236,7 +237,7 @@ def search(
     saboteurs = sum(1 for r in belief.pool.elements() if r is Role.SABOTEUR)
     p_sab[seat] = saboteurs / sum(belief.pool.values())
     ctx = _Rollout(seat, dict(sit.gold), tuple(p_sab))
-    depth = budget.depth if budget.depth is not None else n - 1
+    depth = budget.depth if budget.depth is not None else min(n - 1, MAX_DEPTH)
     deadline = None
     if clock is not None and budget.seconds is not None:
         deadline = clock() + budget.seconds

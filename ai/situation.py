@@ -50,6 +50,7 @@ class Situation:
     hostile: tuple[float, ...]  # per seat: how likely that player works against this one
     deck_size: int
     hand_sizes: tuple[int, ...]
+    strike: bool | None = None  # a saboteur told to stop hiding (None: it judges for itself)
     _reach: Reach | None = field(default=None, repr=False)
     _memo: dict[str, object] = field(default_factory=dict, repr=False)
 

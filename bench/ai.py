@@ -38,7 +38,7 @@ def wilson(wins: int, n: int) -> tuple[float, float, float]:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return p, centre - half, centre + half
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def one(task: tuple[Edition, int, Level, Level, int]) -> RoundRecord:
@@ -78,6 +78,7 @@ def main() -> None:
     illegal = sum(r.illegal for r in records)
     times: dict[Level, list[float]] = {lv: [] for lv in Level}
     ranked: list[bool] = []
+    rounds_ranked: list[bool] = []
     i = 0
     for edition, players in CONFIGS:
         print(f"{edition.value} {players} players: miners' side win rate [95% interval]")
@@ -91,8 +92,9 @@ def main() -> None:
             for r in line:
                 for lv, t in r.times:
                     times[lv].append(t)
-                if (m, s) == (S, S) and r.ranking_counts:
+                if (m, s) == (S, S) and r.ranking_counts and r.ranked:
                     ranked += r.ranked
+                    rounds_ranked.append(all(r.ranked))
             print(f"  miners {m.value:9} v saboteurs {s.value:9}  {p:6.1%}  [{lo:.1%}, {hi:.1%}]")
         gains = (
             ("miners   search over heuristic", rate[(S, H)] - rate[(H, H)], 0.15),
@@ -108,12 +110,15 @@ def main() -> None:
             mark = "met" if min(ss, 1 - ss) >= 0.25 else "NOT met"
             print(f"  all search: miners {ss:.1%}, saboteurs {1 - ss:.1%} (each >= 25%: {mark})")
         print()
-    p, lo, hi = wilson(sum(ranked), len(ranked))
     print(
-        f"belief ranks every saboteur above every other player (search miners, all-search rounds "
-        f"where each saboteur played >= 3 cards): {p:.1%} [{lo:.1%}, {hi:.1%}] of {len(ranked)} "
-        f"(target 70%)"
+        "belief at round end ranks every saboteur above every other player (search miners, "
+        "all-search rounds where each saboteur played >= 3 cards; target 70%):"
     )
+    p, lo, hi = wilson(sum(rounds_ranked), len(rounds_ranked))
+    count = len(rounds_ranked)
+    print(f"  rounds where every miner's belief does: {p:.1%} [{lo:.1%}, {hi:.1%}] of {count}")
+    p, lo, hi = wilson(sum(ranked), len(ranked))
+    print(f"  miners' beliefs that do: {p:.1%} [{lo:.1%}, {hi:.1%}] of {len(ranked)}")
     for lv in (S, H):
         print(
             f"decision time {lv.value}: p50 {pct(0.5, times[lv]):.1f} ms, "
