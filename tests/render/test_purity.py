@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
+from tests.purity import absolute_imports
 
-RENDER = Path(__file__).resolve().parents[2] / "render"
 FORBIDDEN_MODULES = {"telegram", "redis", "asyncio", "time", "random", "datetime", "socket"}
 # The engine's state and rule internals: a picture drawn from these could leak hidden cards.
 FORBIDDEN_NAMES = {"GameState", "player_view", "public_view", "legal_actions", "apply"}
@@ -14,21 +12,8 @@ FORBIDDEN_NAMES = {"GameState", "player_view", "public_view", "legal_actions", "
 def test_render_sees_only_views() -> None:
     """No module of render/ imports the game state, the rules or anything doing I/O."""
     offenders = []
-    for path in sorted(RENDER.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                modules = [a.name for a in node.names]
-                names: list[str] = []
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                modules = [node.module]
-                names = [a.name for a in node.names]
-            else:
-                continue
-            offenders += [
-                f"{path.name}: {m}" for m in modules if m.split(".")[0] in FORBIDDEN_MODULES
-            ]
-            offenders += [
-                f"{path.name}: {m}" for m in modules if m in ("engine.rules", "engine.model")
-            ]
-            offenders += [f"{path.name}: {n}" for n in names if n in FORBIDDEN_NAMES]
+    for name, module, names in absolute_imports("render"):
+        if module.split(".")[0] in FORBIDDEN_MODULES or module in ("engine.rules", "engine.model"):
+            offenders.append(f"{name}: {module}")
+        offenders += [f"{name}: {n}" for n in names if n in FORBIDDEN_NAMES]
     assert offenders == []
