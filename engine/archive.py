@@ -205,6 +205,19 @@ def move_text(players: Sequence[PlayerId], action: Action) -> str:
     return f"C {action.discards[0].name} {action.discards[1].name} {action.removes.name}"
 
 
+def seat_move_text(players: Sequence[PlayerId], player: PlayerId, action: Action) -> str:
+    """One move as an archive's `moves` line: the player's seat, then the move."""
+    return f"{players.index(player)} {move_text(players, action)}"
+
+
+def parse_seat_move(players: Sequence[PlayerId], line: str) -> tuple[PlayerId, Action]:
+    """Read a line written by seat_move_text; raises ArchiveError for anything else."""
+    seat, _, move = str(line).partition(" ")
+    if not seat.isdigit() or int(seat) >= len(players):
+        raise ArchiveError(f"bad move {line!r}: no such seat")
+    return players[int(seat)], parse_move(players, move)
+
+
 def parse_move(players: Sequence[PlayerId], text: str) -> Action:
     """Read an action written by move_text; raises ArchiveError for anything else."""
     verb, *args = text.split(" ")
@@ -245,7 +258,7 @@ def to_archive_json(archive: Archive) -> str:
         },
         "players": list(players),
         "seed": archive.seed,
-        "moves": [f"{players.index(p)} {move_text(players, a)}" for p, a in archive.moves],
+        "moves": [seat_move_text(players, p, a) for p, a in archive.moves],
         "end": {
             "over": archive.end.over,
             "rng": format(archive.end.rng, "x"),
@@ -266,12 +279,7 @@ def from_archive_json(text: str) -> Archive:
         raise ArchiveError(f"unknown archive schema {schema!r} (this engine reads {SCHEMA})")
     try:
         players = tuple(_int(p) for p in doc["players"])
-        moves = []
-        for line in doc["moves"]:
-            seat, _, move = str(line).partition(" ")
-            if not seat.isdigit() or int(seat) >= len(players):
-                raise ArchiveError(f"bad move {line!r}: no such seat")
-            moves.append((players[int(seat)], parse_move(players, move)))
+        moves = [parse_seat_move(players, line) for line in doc["moves"]]
         end = doc["end"]
         return Archive(
             edition=Edition(doc["edition"]),
