@@ -14,6 +14,15 @@ Keys (`<p>` is the prefix, `sab` by default, so several bots can share one Redis
 | `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
 | `<p>:update:<update id>` | STRING | a handled update id, for a day (`tgbot.dedupe`) |
 | `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |
+| `<p>:archive:{<gid>}` | STRING | an ended game's archive (`tgbot.archives`), 180 days |
+| `<p>:counted:{<gid>}` | STRING | a game already archived and counted, 30 days (a guard) |
+| `<p>:history:<chat id>` | ZSET | a group's latest 50 archived games by end time |
+| `<p>:stats:<chat id>:<season>` | HASH | a group's figures of a season (`2025Q3`) or `all` |
+| `<p>:user:<user id>:groups` | ZSET | the latest 20 groups a user finished a game in |
+
+A group's history, its statistics and a user's groups expire 180 days after their last write
+(docs/history.md); a statistics hash holds `<user>:<figure>` counts, `<user>:name` and (all
+time) the group's `title`.
 
 The braces in the per-game keys are a Redis Cluster hash tag: a game and its lease share a slot.
 """
@@ -79,6 +88,26 @@ class Keys:
     def update(self, update_id: int) -> str:
         """A handled update id."""
         return f"{self.prefix}:update:{update_id}"
+
+    def archive(self, game_id: str) -> str:
+        """A finished or cancelled game's archive."""
+        return f"{self.prefix}:archive:{{{game_id}}}"
+
+    def counted(self, game_id: str) -> str:
+        """The mark of a game already archived (and counted)."""
+        return f"{self.prefix}:counted:{{{game_id}}}"
+
+    def history(self, chat_id: int) -> str:
+        """A group's archived games by end time."""
+        return f"{self.prefix}:history:{chat_id}"
+
+    def stats(self, chat_id: int, season: str) -> str:
+        """A group's statistics of a season (or of all time)."""
+        return f"{self.prefix}:stats:{chat_id}:{season}"
+
+    def user_groups(self, user_id: int) -> str:
+        """The groups a user finished games in lately."""
+        return f"{self.prefix}:user:{user_id}:groups"
 
     def everything(self) -> str:
         """A SCAN pattern matching every key under the prefix."""

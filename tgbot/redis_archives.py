@@ -1,0 +1,203 @@
+"""Archived games and statistics in Redis: the `tgbot.archives.Archives` port (keys in tgbot.keys).
+
+`keep` is one script: it marks the game counted (or stops, if it was), stores the archive,
+adds it to the group's history (trimmed to its latest games) and the figures to the group's
+season and all-time hashes, and the group to each player's recent groups; everything expires
+180 days after it was last written. Archives trimmed off a history are deleted after the script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from redis.asyncio import Redis
+
+from .archives import (
+    ALL_TIME,
+    COUNT_NAMES,
+    COUNTED_SECONDS,
+    GAMES_PER_GROUP,
+    GROUPS_PER_PLAYER,
+    KEEP_SECONDS,
+    ArchivedGame,
+    ArchivedGameError,
+    Figures,
+    GroupFigures,
+    PlayerFigures,
+    game_from_json,
+    game_to_json,
+    season_of,
+)
+from .callback import GameId
+from .keys import DEFAULT_PREFIX, Keys
+
+# KEYS: counted mark, archive, history, season stats, all-time stats, each player's groups.
+# ARGV: game id, doc, keep seconds, ended at, games kept, groups kept, chat id, title,
+#       counted seconds, then n and n (field, increment) pairs, then m and m (field, name) pairs.
+_KEEP = """
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[9]) then return {0} end
+local ttl = ARGV[3]
+redis.call('SET', KEYS[2], ARGV[2], 'EX', ttl)
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+local dropped = redis.call('ZRANGE', KEYS[3], 0, -(tonumber(ARGV[5]) + 1))
+if #dropped > 0 then redis.call('ZREM', KEYS[3], unpack(dropped)) end
+redis.call('EXPIRE', KEYS[3], ttl)
+local i = 10
+local n = tonumber(ARGV[i])
+if n > 0 then
+  for k = 1, n do
+    redis.call('HINCRBY', KEYS[4], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
+    redis.call('HINCRBY', KEYS[5], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
+  end
+  i = i + 2 * n + 1
+  local m = tonumber(ARGV[i])
+  for k = 1, m do
+    redis.call('HSET', KEYS[4], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
+    redis.call('HSET', KEYS[5], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
+  end
+  redis.call('HSET', KEYS[5], 'title', ARGV[8])
+  redis.call('EXPIRE', KEYS[4], ttl)
+  redis.call('EXPIRE', KEYS[5], ttl)
+  for j = 6, #KEYS do
+    redis.call('ZADD', KEYS[j], ARGV[4], ARGV[7])
+    redis.call('ZREMRANGEBYRANK', KEYS[j], 0, -(tonumber(ARGV[6]) + 1))
+    redis.call('EXPIRE', KEYS[j], ttl)
+  end
+end
+local out = {1}
+for _, gid in ipairs(dropped) do out[#out + 1] = gid end
+return out
+"""
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class RedisArchives:
+    """Archives, histories and statistics under one key prefix."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        *,
+        prefix: str = DEFAULT_PREFIX,
+        games_per_group: int = GAMES_PER_GROUP,
+        groups_per_player: int = GROUPS_PER_PLAYER,
+    ) -> None:
+        self.redis = redis
+        self.keys = Keys(prefix)
+        self.games_per_group = games_per_group
+        self.groups_per_player = groups_per_player
+        self._keep = redis.register_script(_KEEP)
+
+    async def keep(self, game: ArchivedGame, counted: Mapping[int, Figures] | None) -> bool:
+        """Store a game at its end, and count its figures, once."""
+        k = self.keys
+        chat = game.chat_id
+        players = list(counted or {})
+        keys = [
+            k.counted(game.game_id),
+            k.archive(game.game_id),
+            k.history(chat),
+            k.stats(chat, season_of(game.ended_at)),
+            k.stats(chat, ALL_TIME),
+            *(k.user_groups(u) for u in players),
+        ]
+        increments: list[str | int] = []
+        for user, figures in (counted or {}).items():
+            for name, value in figures.counts().items():
+                increments += [f"{user}:{name}", value]
+        names: list[str | int] = []
+        for user in players:
+            names += [f"{user}:name", game.name_of(user)]
+        args: list[str | int] = [
+            game.game_id,
+            game_to_json(game),
+            KEEP_SECONDS,
+            game.ended_at,
+            self.games_per_group,
+            self.groups_per_player,
+            chat,
+            game.title,
+            COUNTED_SECONDS,
+            len(increments) // 2,
+            *increments,
+            len(names) // 2,
+            *names,
+        ]
+        result = await self._keep(keys=keys, args=args)
+        if not result or int(result[0]) != 1:
+            return False
+        dropped = [_text(g) for g in result[1:] if _text(g) != game.game_id]
+        if dropped:
+            await self.redis.delete(*(k.archive(g) for g in dropped))
+        return True
+
+    async def recent(self, chat_id: int, limit: int = 10) -> tuple[ArchivedGame, ...]:
+        """A group's latest archived games, newest first."""
+        ids = await self.redis.zrevrange(self.keys.history(chat_id), 0, max(0, limit - 1))
+        if not ids:
+            return ()
+        docs = await self.redis.mget([self.keys.archive(_text(g)) for g in ids])
+        out = []
+        for doc in docs:
+            if doc is None:
+                continue
+            try:
+                out.append(game_from_json(doc))
+            except ArchivedGameError:
+                continue
+        return tuple(out)
+
+    async def game(self, game_id: GameId) -> ArchivedGame | None:
+        """One archived game, if kept and readable."""
+        doc = await self.redis.get(self.keys.archive(game_id))
+        if doc is None:
+            return None
+        try:
+            return game_from_json(doc)
+        except ArchivedGameError:
+            return None
+
+    async def group_stats(self, chat_id: int, season: str) -> tuple[PlayerFigures, ...]:
+        """Every player's figures in a group for a season (or ALL_TIME), by user id."""
+        raw = await self.redis.hgetall(self.keys.stats(chat_id, season))
+        counts: dict[int, dict[str, int]] = {}
+        names: dict[int, str] = {}
+        for key, value in raw.items():
+            user, _, name = _text(key).partition(":")
+            if not user.lstrip("-").isdigit() or not name:
+                continue
+            if name == "name":
+                names[int(user)] = _text(value)
+            else:
+                counts.setdefault(int(user), {})[name] = int(_text(value))
+        return tuple(
+            PlayerFigures(u, names.get(u, str(u)), Figures.from_counts(c))
+            for u, c in sorted(counts.items())
+        )
+
+    async def player_stats(self, user_id: int) -> tuple[GroupFigures, ...]:
+        """A player's all-time figures in each group they played in lately, latest first."""
+        chats = await self.redis.zrevrange(self.keys.user_groups(user_id), 0, -1)
+        out = []
+        fields = ["title", f"{user_id}:name", *(f"{user_id}:{n}" for n in COUNT_NAMES)]
+        for raw_chat in chats:
+            chat = int(_text(raw_chat))
+            values = await self.redis.hmget(self.keys.stats(chat, ALL_TIME), fields)
+            title, name, *numbers = values
+            counts = {
+                n: int(_text(v)) for n, v in zip(COUNT_NAMES, numbers, strict=True) if v is not None
+            }
+            if not counts:
+                continue
+            out.append(
+                GroupFigures(
+                    chat,
+                    "" if title is None else _text(title),
+                    str(user_id) if name is None else _text(name),
+                    Figures.from_counts(counts),
+                )
+            )
+        return tuple(out)
