@@ -17,9 +17,18 @@ from emulator.limits import (
     MAX_ANSWER_TEXT_LENGTH,
     MAX_CAPTION_LENGTH,
     MAX_TEXT_LENGTH,
+    MAX_UPLOAD_BYTES,
 )
 from emulator.markup import FormattedText, parse_html, trim, validate_reply_markup
-from emulator.model import ChatType, Content, MemberStatus, Message, Photo, WebhookConfig
+from emulator.model import (
+    Animation,
+    ChatType,
+    Content,
+    MemberStatus,
+    Message,
+    Photo,
+    WebhookConfig,
+)
 from emulator.params import Params, UploadedFile
 from emulator.state import ALL_UPDATE_TYPES, DEFAULT_UPDATE_TYPES, EmulatorState
 
@@ -175,6 +184,26 @@ def send_photo(state: EmulatorState, params: Params) -> JsonDict:
     return state.message_to_api(message)
 
 
+def send_animation(state: EmulatorState, params: Params) -> JsonDict:
+    """Send an animation: a new GIF upload, or the file id of an animation sent before."""
+    chat = state.bot_chat(params.chat_id())
+    thread_id = params.integer("message_thread_id")
+    state.check_thread(chat, thread_id)
+    caption = _caption(params.text("caption"), params.text("parse_mode"), params, "caption")
+    markup = _reply_markup(params)
+    reply_to = _reply_to(state, chat.id, params)
+    state.limiter.check(chat.id, is_group=chat.is_group)
+    content = Content(
+        animation=_animation(state, params, params.raw("animation")),
+        caption=caption.text or None,
+        caption_entities=caption.entities,
+        raw_caption=params.text("caption"),
+        reply_markup=markup,
+    )
+    message = state.send_as_bot(chat, content, thread_id=thread_id, reply_to=reply_to)
+    return state.message_to_api(message)
+
+
 def send_chat_action(state: EmulatorState, params: Params) -> bool:
     """Show "typing..." or similar; nothing is stored."""
     state.bot_chat(params.chat_id())
@@ -203,9 +232,9 @@ def edit_message_text(state: EmulatorState, params: Params) -> JsonDict:
 
 
 def edit_message_caption(state: EmulatorState, params: Params) -> JsonDict:
-    """Replace a bot photo's caption (and keyboard)."""
+    """Replace a bot photo's or animation's caption (and keyboard)."""
     message = _own_message(state, params)
-    if message.content.photo is None:
+    if message.content.photo is None and message.content.animation is None:
         raise bad_request(errors.NO_CAPTION_TO_EDIT)
     caption = _caption(params.text("caption"), params.text("parse_mode"), params, "caption")
     new = replace(
@@ -472,6 +501,22 @@ def _photo(state: EmulatorState, params: Params, reference: object) -> Photo:
     return state.photo_by_file_id(reference)
 
 
+def _animation(state: EmulatorState, params: Params, reference: object) -> Animation:
+    """A new GIF upload (a file part, or `attach://<part>`) or the file id of an animation."""
+    upload = reference if isinstance(reference, UploadedFile) else None
+    if isinstance(reference, str):
+        upload = params.attachment(reference)
+    if upload is not None:
+        if len(upload.data) > MAX_UPLOAD_BYTES:
+            raise errors.ApiError(413, "Request Entity Too Large")
+        return state.store_animation(upload.data, upload.filename)
+    if not isinstance(reference, str) or not reference or reference.startswith("attach://"):
+        raise bad_request("there is no animation in the request")
+    if "://" in reference:
+        raise bad_request(errors.WRONG_FILE_ID)
+    return state.animation_by_file_id(reference)
+
+
 METHODS: dict[str, Method] = {
     name.lower(): method
     for name, method in {
@@ -482,6 +527,7 @@ METHODS: dict[str, Method] = {
         "getUpdates": get_updates,
         "sendMessage": send_message,
         "sendPhoto": send_photo,
+        "sendAnimation": send_animation,
         "sendChatAction": send_chat_action,
         "editMessageText": edit_message_text,
         "editMessageCaption": edit_message_caption,

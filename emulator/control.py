@@ -60,13 +60,12 @@ def add_control_routes(app: web.Application, emulator: BotApiEmulator) -> None:
 def message_view(state: EmulatorState, message: Message) -> JsonDict:
     """A message as the Bot API shows it, plus what only the emulator knows."""
     view = state.message_to_api(message)
+    shown = message.photo_file_id or message.animation_file_id  # a GIF shows as an image
     view["emulator"] = {
         "deleted": message.deleted,
         "raw_text": message.content.raw_text,
         "raw_caption": message.content.raw_caption,
-        "photo_url": (
-            f"/_emu/files/{message.photo_file_id}" if message.photo_file_id is not None else None
-        ),
+        "photo_url": f"/_emu/files/{shown}" if shown is not None else None,
         "edit_history": [_content_view(content) for content in message.history],
     }
     return view
@@ -95,6 +94,7 @@ def _content_view(content: Content) -> JsonDict:
         "caption": content.caption,
         "raw_caption": content.raw_caption,
         "photo_file_id": content.photo[-1].file_id if content.photo else None,
+        "animation_file_id": content.animation.file.file_id if content.animation else None,
         "reply_markup": content.reply_markup,
         "edit_date": content.edit_date,
     }
@@ -299,7 +299,11 @@ class _Control:
         return _ok(message_view(self.state, message))
 
     async def photo(self, request: web.Request) -> web.Response:
-        data = self.state.photo_bytes(_chat_id(request), int(request.match_info["message_id"]))
+        chat, message_id = _chat_id(request), int(request.match_info["message_id"])
+        if self.state.message(chat, message_id).content.animation is not None:
+            data = self.state.animation_bytes(chat, message_id)
+        else:
+            data = self.state.photo_bytes(chat, message_id)
         return web.Response(body=data, content_type=image_type(data))
 
     async def press_button(self, request: web.Request) -> web.Response:

@@ -17,6 +17,7 @@ CALLBACK_ANSWER_SECONDS = 15.0
 DELETE_WINDOW_SECONDS = 48 * 3600.0
 MAX_PHOTO_SIDES_SUM = 10_000
 MAX_PHOTO_RATIO = 20
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # a file a bot uploads (photos aside)
 
 
 @dataclass(frozen=True)

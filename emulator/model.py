@@ -78,6 +78,36 @@ Photo = tuple[StoredFile, ...]
 
 
 @dataclass(frozen=True)
+class Animation:
+    """A GIF sent with sendAnimation: its file, length and name (Telegram's `Animation`)."""
+
+    file: StoredFile
+    duration: int  # seconds, rounded
+    file_name: str | None = None
+    mime_type: str = "image/gif"
+
+    def to_api(self) -> JsonDict:
+        """The Bot API `Animation` object."""
+        out: JsonDict = {
+            "file_id": self.file.file_id,
+            "file_unique_id": self.file.file_unique_id,
+            "width": self.file.width,
+            "height": self.file.height,
+            "duration": self.duration,
+            "mime_type": self.mime_type,
+            "file_size": len(self.file.data),
+        }
+        if self.file_name:
+            out["file_name"] = self.file_name
+        return out
+
+    def document_to_api(self) -> JsonDict:
+        """The `Document` Telegram sends alongside an animation (for older clients)."""
+        out = {k: v for k, v in self.to_api().items() if k not in ("width", "height", "duration")}
+        return out
+
+
+@dataclass(frozen=True)
 class Content:
     """What a message shows; an edit replaces it and keeps the old one in the history."""
 
@@ -86,6 +116,7 @@ class Content:
     caption: str | None = None
     caption_entities: tuple[JsonDict, ...] = ()
     photo: Photo | None = None
+    animation: Animation | None = None
     reply_markup: JsonDict | None = None
     raw_text: str | None = field(default=None, compare=False)
     raw_caption: str | None = field(default=None, compare=False)
@@ -132,6 +163,11 @@ class Message:
     def photo_file_id(self) -> str | None:
         """The file id of the largest size of the photo, if any."""
         return self.content.photo[-1].file_id if self.content.photo else None
+
+    @property
+    def animation_file_id(self) -> str | None:
+        """The file id of the animation, if any."""
+        return self.content.animation.file.file_id if self.content.animation else None
 
     @property
     def is_edited(self) -> bool:

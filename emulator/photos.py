@@ -51,4 +51,24 @@ def _thumbnail(image: Image.Image, side: int) -> Rendition:
 
 def image_type(data: bytes) -> str:
     """The MIME type of a stored image, from its first bytes."""
+    if data.startswith(b"GIF8"):
+        return "image/gif"
     return "image/png" if data.startswith(b"\x89PNG") else "image/jpeg"
+
+
+def gif_facts(data: bytes) -> tuple[int, int, int]:
+    """Width, height and length in whole seconds (at least 1) of an uploaded GIF."""
+    if not data.startswith((b"GIF87a", b"GIF89a")):
+        raise bad_request(IMAGE_PROCESS_FAILED)
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+            ms = 0
+            for frame in range(getattr(image, "n_frames", 1)):
+                image.seek(frame)
+                ms += int(image.info.get("duration", 0))
+    except (OSError, ValueError, EOFError, Image.DecompressionBombError):
+        raise bad_request(IMAGE_PROCESS_FAILED) from None
+    if width + height > MAX_PHOTO_SIDES_SUM:
+        raise bad_request(IMAGE_PROCESS_FAILED)
+    return width, height, max(1, round(ms / 1000))

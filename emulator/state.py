@@ -17,6 +17,7 @@ from emulator.errors import SimulationError, bad_request, forbidden
 from emulator.limits import RateLimiter, RateLimits
 from emulator.markup import command_entities
 from emulator.model import (
+    Animation,
     CallbackQuery,
     Chat,
     ChatType,
@@ -28,7 +29,7 @@ from emulator.model import (
     User,
     WebhookConfig,
 )
-from emulator.photos import renditions
+from emulator.photos import gif_facts, renditions
 
 JsonDict = dict[str, Any]
 
@@ -101,6 +102,7 @@ class EmulatorState:
         self.version = 0
         self._files: dict[str, StoredFile] = {}
         self._photos: dict[str, Photo] = {}
+        self._animations: dict[str, Animation] = {}
         self._listeners: list[Callable[[], None]] = []
         self._next_update_id = 1
         self._next_user_id = 100_000_001
@@ -460,6 +462,13 @@ class EmulatorState:
             raise SimulationError(f"message {message_id} in chat {chat_id} has no photo")
         return photo[-1].data
 
+    def animation_bytes(self, chat_id: int, message_id: int) -> bytes:
+        """The bytes of a message's animation, as uploaded."""
+        animation = self.message(chat_id, message_id).content.animation
+        if animation is None:
+            raise SimulationError(f"message {message_id} in chat {chat_id} has no animation")
+        return animation.file.data
+
     def file(self, file_id: str) -> StoredFile:
         """A stored file by its file id."""
         stored = self._files.get(file_id)
@@ -576,6 +585,31 @@ class EmulatorState:
             self._photos[stored.file_id] = photo
         return photo
 
+    def store_animation(self, data: bytes, file_name: str | None) -> Animation:
+        """Store an uploaded GIF as an animation (kept as uploaded; Telegram makes an MP4)."""
+        width, height, seconds = gif_facts(data)
+        number = self._next_file
+        self._next_file += 1
+        stored = StoredFile(
+            file_id=f"CgACAgEmu{number:06d}",
+            file_unique_id=f"AgADEmu{number:06d}",
+            file_path=f"animations/file_{number}.gif",
+            width=width,
+            height=height,
+            data=data,
+        )
+        animation = Animation(stored, seconds, file_name)
+        self._files[stored.file_id] = stored
+        self._animations[stored.file_id] = animation
+        return animation
+
+    def animation_by_file_id(self, file_id: str) -> Animation:
+        """The animation with this file id (for re-sending)."""
+        animation = self._animations.get(file_id)
+        if animation is None:
+            raise bad_request(errors.WRONG_FILE_ID)
+        return animation
+
     def photo_by_file_id(self, file_id: str) -> Photo:
         """The photo one of whose sizes has this file id (for re-sending)."""
         photo = self._photos.get(file_id)
@@ -627,6 +661,9 @@ class EmulatorState:
                 out["entities"] = list(content.entities)
         if content.photo:
             out["photo"] = [size.to_api() for size in content.photo]
+        if content.animation is not None:
+            out["animation"] = content.animation.to_api()
+            out["document"] = content.animation.document_to_api()
         if content.caption:
             out["caption"] = content.caption
             if content.caption_entities:

@@ -19,7 +19,7 @@ class Sent:
 
     chat_id: int
     message_id: int
-    kind: str  # "text" or "photo"
+    kind: str  # "text", "photo" or "animation"
     text: str
     keyboard: Keyboard | None = None
     thread_id: int | None = None
@@ -40,6 +40,7 @@ class FakeSender:
     migrations: dict[int, int] = field(default_factory=dict)
     messages: list[Sent] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
+    animations: dict[int, bytes] = field(default_factory=dict)  # message id -> the GIF sent
     _retry_after: float | None = None
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
@@ -86,6 +87,22 @@ class FakeSender:
             return None
         return self._new(chat_id, "photo", caption, None, thread_id)
 
+    async def group_animation(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        data: bytes,
+        caption: str,
+        keyboard: Keyboard | None = None,
+    ) -> int | None:
+        """Post an animation in a group, unless it moved or its budget is spent."""
+        self.calls.append("group_animation")
+        if not await self._group_open(chat_id):
+            return None
+        message_id = self._new(chat_id, "animation", caption, keyboard, thread_id)
+        self.animations[message_id] = data
+        return message_id
+
     async def private_text(self, user_id: int, text: str) -> int | None:
         """Send a text to a user, unless they blocked the bot."""
         self.calls.append("private_text")
@@ -129,7 +146,7 @@ class FakeSender:
     async def delete(self, chat_id: int, message_id: int) -> bool:
         """Delete a message; False if it is already gone."""
         self.calls.append("delete")
-        for kind in ("text", "photo"):
+        for kind in ("text", "photo", "animation"):
             sent = self._live(chat_id, message_id, kind)
             if sent is not None:
                 sent.deleted = True

@@ -45,6 +45,17 @@ class Sender(Protocol):
         """Send a photo with an HTML caption to a group; the new message id, or None."""
         ...
 
+    async def group_animation(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        data: bytes,
+        caption: str,
+        keyboard: Keyboard | None = None,
+    ) -> int | None:
+        """Send a GIF with an HTML caption to a group; the new message id, or None."""
+        ...
+
     async def private_text(self, user_id: int, text: str) -> int | None:
         """Send an HTML text to a user's private chat."""
         ...

@@ -8,7 +8,13 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    InputMediaPhoto,
+)
 from telegram.constants import ChatMemberStatus, ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
@@ -174,6 +180,33 @@ class Sender:
                 caption=_clip(caption, CAPTION_LIMIT),
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
+            ),
+            wait=False,
+            chat_id=chat_id,
+        )
+        return getattr(message, "message_id", None)
+
+    async def group_animation(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        data: bytes,
+        caption: str,
+        keyboard: Sequence[Sequence[Button]] | None = None,
+    ) -> int | None:
+        """Send an animation (a GIF) with an HTML caption to a group; the new message id (None as
+        above)."""
+        if not await self._spend(chat_id):
+            return None
+        message = await self._call(
+            "sendAnimation",
+            lambda: self.bot.send_animation(
+                chat_id,
+                InputFile(data, filename="replay.gif"),
+                caption=_clip(caption, CAPTION_LIMIT),
+                parse_mode=ParseMode.HTML,
+                message_thread_id=thread_id,
+                reply_markup=markup(keyboard),
             ),
             wait=False,
             chat_id=chat_id,

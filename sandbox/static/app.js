@@ -214,7 +214,8 @@ function serviceText(message) {
 }
 
 function messageNode(message, pane, selfId) {
-  const service = message.text === undefined && !message.photo ? serviceText(message) : null;
+  const media = message.photo ? message.photo[message.photo.length - 1] : message.animation;
+  const service = message.text === undefined && !media ? serviceText(message) : null;
   if (service !== null) {
     return el("div", { class: "service", "data-testid": "service-message" }, el("span", {}, service));
   }
@@ -222,21 +223,20 @@ function messageNode(message, pane, selfId) {
   const isBot = from.is_bot;
   const isOut = !isBot && from.id === selfId;
   const inGroup = pane.kind === "group";
-  const bubble = el("div", { class: `bubble ${message.photo ? "has-photo" : ""}` });
+  const bubble = el("div", { class: `bubble ${media ? "has-photo" : ""}` });
   if (inGroup && !isOut) {
     bubble.append(
       el("div", { class: "sender", style: `color:${nameColor(from.id)}` }, from.first_name,
         isBot ? el("span", { class: "bot-tag" }, "bot") : null),
     );
   }
-  if (message.photo && message.emulator.photo_url) {
-    const largest = message.photo[message.photo.length - 1];
+  if (media && message.emulator.photo_url) {
     const img = el("img", {
       class: "photo",
       "data-testid": "message-photo",
       src: message.emulator.photo_url,
-      width: largest.width,
-      height: largest.height,
+      width: media.width,
+      height: media.height,
       alt: "photo",
       loading: "eager",
     });
@@ -590,6 +590,7 @@ function preview(messages) {
     const m = messages[i];
     const text = m.text !== undefined ? m.text : m.caption;
     if (m.photo) return text ? `Photo · ${text.split("\n")[0]}` : "Photo";
+    if (m.animation) return text ? `GIF · ${text.split("\n")[0]}` : "GIF";
     if (text) return text.split("\n")[0];
     const service = serviceText(m);
     if (service) return service;
