@@ -21,6 +21,7 @@ from .dedupe import UpdateLedger
 from .handlers import Handlers
 from .i18n import LANGUAGES, Language, texts
 from .lease import RedisLease
+from .redis_archives import RedisArchives
 from .redis_store import RedisStore
 from .scheduler import DeadlineIndex
 from .service import GameService
@@ -69,6 +70,7 @@ def build_application(
         clock=clock,
         seeds=seeds,
         default_language=config.language,
+        archives=RedisArchives(client, prefix=prefix),
     )
     Handlers(service).install(app)
     app.bot_data["redis"] = client

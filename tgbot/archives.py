@@ -14,14 +14,15 @@ import datetime
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any, Protocol
 
-from engine import Edition, GameState, Phase, Role, RoundResult, Side
+from engine import Edition, GameState, Options, Phase, Role, RoundResult, Side, apply, new_game
 from engine.archive import (
     Archive,
-    ArchiveError,
+    End,
+    Played,
     RoundReplay,
-    archive_of,
     from_archive_json,
     parse_seat_move,
     public_rounds,
@@ -90,12 +91,17 @@ def game_archive(state: GameState | None, moves: Sequence[str]) -> Archive | Non
     """The archive of a game that reached `state` by these moves (the record's notation),
     replayed and checked; None when it cannot be had exactly (no game dealt yet, or a record
     from before its moves were kept)."""
-    if state is None or len(moves) != state.version:
+    played = _checked(state, moves)
+    if played is None or state is None:
         return None
-    try:
-        return archive_of(state, [parse_seat_move(state.players, line) for line in moves])
-    except ArchiveError:
-        return None
+    return Archive(
+        edition=state.edition,
+        options=state.options,
+        players=state.players,
+        seed=state.seed,
+        moves=tuple((p.player, p.action) for p in played),
+        end=End(state.phase is Phase.OVER, state.rng, state.gold),
+    )
 
 
 def record_archive(record: GameRecord) -> Archive | None:
@@ -105,8 +111,49 @@ def record_archive(record: GameRecord) -> Archive | None:
 
 def game_rounds(state: GameState | None, moves: Sequence[str]) -> tuple[RoundReplay, ...]:
     """A game's rounds so far as the group saw them (none if its moves are not all known)."""
-    archive = game_archive(state, moves)
-    return () if archive is None else public_rounds(transitions(archive))
+    if state is None or _checked(state, moves) is None:
+        return ()
+    return _rounds(state.edition, state.options, state.players, state.seed, tuple(moves))
+
+
+def _checked(state: GameState | None, moves: Sequence[str]) -> tuple[Played, ...] | None:
+    """The replayed moves, if they lead from the seed to exactly `state`."""
+    if state is None or len(moves) != state.version:
+        return None
+    played = _replayed(state.edition, state.options, state.players, state.seed, tuple(moves))
+    if played is None:
+        return None
+    reached = played[-1].transition.state if played else None
+    if reached is not None and reached != state:
+        return None
+    return played
+
+
+# A round's end and the game's end each replay the game a few times (its story, its replay,
+# its archive): the last few replays are kept, keyed by everything a replay depends on.
+@lru_cache(maxsize=4)
+def _replayed(
+    edition: Edition, options: Options, players: tuple[int, ...], seed: int, moves: tuple[str, ...]
+) -> tuple[Played, ...] | None:
+    try:
+        state = new_game(players, edition=edition, seed=seed, options=options)
+        out = []
+        for line in moves:
+            player, action = parse_seat_move(players, line)
+            transition = apply(state, player, action)
+            out.append(Played(state, player, action, transition))
+            state = transition.state
+    except ValueError:  # ArchiveError and IllegalAction are ValueErrors
+        return None
+    return tuple(out)
+
+
+@lru_cache(maxsize=4)
+def _rounds(
+    edition: Edition, options: Options, players: tuple[int, ...], seed: int, moves: tuple[str, ...]
+) -> tuple[RoundReplay, ...]:
+    played = _replayed(edition, options, players, seed, moves)
+    return () if played is None else public_rounds(played)
 
 
 def round_deeds(state: GameState, moves: Sequence[str], number: int) -> tuple[Entry, ...]:

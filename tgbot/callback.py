@@ -50,6 +50,7 @@ GOAL_COUNT = 3
 MAX_IN_FRONT_INDEX = 9
 MAX_TURN_LIMIT_HOURS = 168  # a week
 MAX_DISCARD = 3  # Deluxe passes with 1 to 3 cards
+ROUNDS = 3
 
 
 class Variant(Enum):
@@ -258,6 +259,31 @@ class ClearFront:
     item: int  # index into the player's in-front cards
 
 
+# ------------------------------------------------------------------ history and rematch (group)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayRound:
+    """Post one round's replay of an archived game of this group (a /history button)."""
+
+    game: GameId
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Open a new lobby in this group with the players of a finished game, all invited."""
+
+    game: GameId
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmRematch:
+    """An invited player joins a rematch lobby with one tap."""
+
+    game: GameId
+
+
 # ------------------------------------------------------------------ anywhere
 
 
@@ -296,7 +322,8 @@ GameCommand = (
     | ConfirmDiscard
     | ClearFront
 )
-Command = GameCommand | SetLanguage | Noop
+HistoryCommand = ReplayRound | Rematch | ConfirmRematch
+Command = GameCommand | HistoryCommand | SetLanguage | Noop
 LOBBY_COMMANDS: tuple[type[GameCommand], ...] = (
     JoinGame,
     LeaveGame,
@@ -345,6 +372,9 @@ _SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     ToggleDiscard: ("dk", (*_GV, _HAND, IndexSet(0, MAX_HAND_INDEX + 1))),
     ConfirmDiscard: ("dc", (*_GV, IndexSet(1, MAX_DISCARD))),
     ClearFront: ("df", (*_GV, IndexSet(2, 2), _ITEM)),
+    ReplayRound: ("hr", (_GAME, Int(1, ROUNDS))),
+    Rematch: ("rm", (_GAME,)),
+    ConfirmRematch: ("ri", (_GAME,)),
     SetLanguage: ("la", (_LANGUAGE,)),
     Noop: ("no", ()),
 }

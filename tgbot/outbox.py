@@ -5,12 +5,18 @@ messages), in one compare-and-set write; a deliverer then sends them and strikes
 another compare-and-set write. If a process dies in between, the owed announcements are still
 in Redis and whichever process runs next delivers them. Owed board posts coalesce: a later move
 raises the version the board must show and adds its lines, so one post covers both.
+
+`replays` is the work of the game's record of itself (tgbot/usecases/replays.py): a round's
+number owes the group that round's animated replay; `END` owes the game's archive (and its
+statistics, counted once) and, for a finished game, the game-end message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+
+END = 0  # in `Owed.replays`: the game's end (archive, statistics, the game-end message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +30,7 @@ class Owed:
     edits: tuple[int, ...] = ()  # players whose live message must be redrawn
     deletions: tuple[tuple[int, int], ...] = ()  # (chat, message) replaced by a newer post
     notes: tuple[tuple[int, str], ...] = ()  # (player, line) shown once on their live message
+    replays: tuple[int, ...] = ()  # round replays owed to the group, then END (see above)
 
     @property
     def is_empty(self) -> bool:
@@ -34,6 +41,7 @@ class Owed:
             or self.fresh
             or self.edits
             or self.deletions
+            or self.replays
         )
 
 
@@ -54,6 +62,7 @@ def owe(
     fresh: Iterable[int] = (),
     edits: Iterable[int] = (),
     notes: Sequence[tuple[int, str]] = (),
+    replays: Sequence[int] = (),
 ) -> Owed:
     """Add a move's announcements to what is owed (coalescing board posts)."""
     all_fresh = _union(owed.fresh, fresh)
@@ -70,6 +79,7 @@ def owe(
         edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
         deletions=owed.deletions,
         notes=(*owed.notes, *notes),
+        replays=(*owed.replays, *(r for r in replays if r not in owed.replays)),
     )
 
 
@@ -84,6 +94,13 @@ def delete_later(owed: Owed, chat_id: int, message_id: int | None) -> Owed:
 def deleted(owed: Owed, chat_id: int, message_id: int) -> Owed:
     """Strike off a deletion once done (or once Telegram says there is nothing to delete)."""
     return replace(owed, deletions=tuple(d for d in owed.deletions if d != (chat_id, message_id)))
+
+
+def replay_done(owed: Owed, item: int) -> Owed:
+    """Strike off the first owed replay item once done (sent, or given up)."""
+    if owed.replays[:1] == (item,):
+        return replace(owed, replays=owed.replays[1:])
+    return owed
 
 
 def text_sent(owed: Owed, text: str) -> Owed:

@@ -28,6 +28,7 @@ from engine.events import (
     TunnelPlaced,
 )
 from engine.model import player_range
+from engine.timeline import Deed, Entry
 from render.labels import cell_label
 
 from .callback import (
@@ -349,8 +350,10 @@ def round_text(
     next_round: int | None,
     starter: int | None,
     events: Iterable[Event] = (),
+    deeds: Sequence[Entry] = (),
 ) -> str:
-    """Round end: who reached the gold, the winners, roles, who was paid (not how much)."""
+    """Round end: who reached the gold, the winners, roles, who was paid (not how much), and
+    who did what (`deeds`, the round's timeline)."""
     tr = texts(lang)
     lines = [tr.gettext("<b>Round {round} is over!</b>", round=result.round)]
     if result.finder is not None:
@@ -378,6 +381,11 @@ def round_text(
                     victim=_name(names, e.victim),
                 )
             )
+    told = deeds_lines(deeds, names, lang)
+    if told:
+        lines.append("")
+        lines.append(tr.gettext("<b>Who did what</b>"))
+        lines += told
     if next_round is not None and starter is not None:
         lines.append("")
         lines.append(
@@ -388,6 +396,51 @@ def round_text(
             )
         )
     return "\n".join(lines)
+
+
+TOLD_DEEDS = frozenset(
+    {Deed.BROKE, Deed.DEAD_END, Deed.PEEKED, Deed.ROCKFALL, Deed.TRAPPED, Deed.INSPECTED}
+)
+MAX_DEEDS = 12  # lines of a round's "who did what"; the rest is counted
+
+
+def deeds_lines(deeds: Sequence[Entry], names: Mapping[int, str], lang: Language) -> list[str]:
+    """A round's timeline in short: broken tools, dead ends, maps (which goal, never what it
+    showed), rockfalls, and Deluxe traps and inspections (whose role, never what it was)."""
+    tr = texts(lang)
+    lines = [_deed_line(tr, d, names) for d in deeds if d.deed in TOLD_DEEDS]
+    if len(lines) > MAX_DEEDS:
+        more = len(lines) - MAX_DEEDS + 1
+        lines = lines[: MAX_DEEDS - 1]
+        lines.append(tr.ngettext("… and {count} more", "… and {count} more", more, count=more))
+    return lines
+
+
+def _deed_line(tr: Texts, d: Entry, names: Mapping[int, str]) -> str:
+    name = _name(names, d.player)
+    if d.deed is Deed.BROKE:
+        tool = escape(tool_name(tr, d.tool)) if d.tool is not None else "?"
+        # Translators: a line of a round's "who did what", e.g. "Ann broke Bob's lantern".
+        return tr.gettext(
+            "· {name} broke {target}'s {tool}", name=name, target=_name(names, d.target), tool=tool
+        )
+    if d.deed is Deed.DEAD_END:
+        where = cell_label(d.at) if d.at is not None else "?"
+        return tr.gettext("· {name} placed a dead end at {cell}", name=name, cell=where)
+    if d.deed is Deed.PEEKED:
+        goal = goal_name_at(tr, d.at) if d.at is not None else "?"
+        return tr.gettext("· {name} looked at the {goal} goal card", name=name, goal=goal)
+    if d.deed is Deed.ROCKFALL:
+        card = _card(tr, d.card) if d.card is not None else "?"
+        where = cell_label(d.at) if d.at is not None else "?"
+        return tr.gettext(
+            "· {name} removed {card} at {cell} with a rockfall", name=name, card=card, cell=where
+        )
+    if d.deed is Deed.TRAPPED:
+        return tr.gettext("· {name} trapped {target}", name=name, target=_name(names, d.target))
+    return tr.gettext(
+        "· {name} looked at {target}'s role", name=name, target=_name(names, d.target)
+    )
 
 
 def game_text(event: GameEnded, names: Mapping[int, str], lang: Language) -> str:

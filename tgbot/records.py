@@ -11,7 +11,12 @@ seconds):
                "turn_limit_hours": 24 | null,
                "players": [{"id": 111, "name": "Ann", "lang": "ko", "username"?: "ann"}, ...]},
      "state": null | {the engine's state JSON, engine.codec schema},
+     "moves"?: ["0 T CROSS 0,1", ...],
      "messages": {"lobby": 10 | null, "board": 11 | null, "hands": [[111, 55], ...]}}
+
+`moves` are the game's moves so far in the archive's notation (`engine.archive.seat_move_text`,
+docs/archive.md), one per engine version, so the game can be archived and its rounds replayed;
+a record from before they were kept has none (and its game is not archived).
 
 `thread` is a forum topic's `message_thread_id` (only for topic messages: in other supergroups
 replies carry a thread id too, and must not make a second "chat"). `hands` pairs a player with
@@ -131,6 +136,7 @@ class GameRecord:
     misses: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
     automatic: tuple[int, ...] = ()  # players the game plays for until they act again
     kick_votes: tuple[int, ...] = ()  # voters to play for the current player now
+    moves: tuple[str, ...] = ()  # every move so far, "<seat> <move>" (engine.archive notation)
     rev: int = 0
 
     @property
@@ -166,6 +172,7 @@ def record_to_json(record: GameRecord) -> str:
             "edits": list(record.owed.edits),
             "deletions": [[c, m] for c, m in record.owed.deletions],
             "notes": [[u, text] for u, text in record.owed.notes],
+            "replays": list(record.owed.replays),
         },
         "turn_started_at": record.turn_started_at,
         "misses": [[u, n] for u, n in record.misses],
@@ -182,6 +189,7 @@ def record_to_json(record: GameRecord) -> str:
             "players": [_player_doc(p) for p in lobby.players],
         },
         "state": None if record.state is None else json.loads(to_json(record.state)),
+        "moves": list(record.moves),
         "messages": {
             "lobby": record.messages.lobby,
             "board": record.messages.board,
@@ -265,6 +273,7 @@ def _owed(value: object) -> Owed:
             (_int(u, "owed.notes user"), _str(text, "owed.notes text"))
             for u, text in _list(doc.get("notes", []), "owed.notes")
         ),
+        replays=tuple(_int(r, "owed.replays[]") for r in _list(doc.get("replays", []), "replays")),
     )
 
 
@@ -318,6 +327,7 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
                 ),
             ),
             state=None if state is None else from_json(json.dumps(_obj(state, "state"))),
+            moves=tuple(_str(m, "moves[]") for m in _list(doc.get("moves", []), "moves")),
             messages=MessageIds(
                 lobby=_opt_int(messages["lobby"], "messages.lobby"),
                 board=_opt_int(messages["board"], "messages.board"),

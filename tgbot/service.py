@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .callback import LOBBY_COMMANDS, Command, GameId, Noop, SetLanguage
+from .animations import Animations, Animator
+from .archives import Archives
+from .callback import LOBBY_COMMANDS, Command, GameId, Noop, ReplayRound, SetLanguage
 from .config import DEFAULT_LANGUAGE
 from .i18n import Language, texts
+from .memory_archives import MemoryArchives
 from .menus import Keyboard
 from .pictures import Pictures
 from .ports import Deadlines, Lease, Ledger, Painter, Sender
 from .store import Store
-from .usecases import chats, clocks, delivery, lobby, play
+from .usecases import chats, clocks, delivery, history, lobby, play
 from .usecases.clocks import Target
 from .usecases.context import Context, Person, Place, Toast, invalid_button
 from .usecases.lobby_decisions import START_GRACE_SECONDS
@@ -39,6 +42,8 @@ class GameService:
         ids: Callable[[], str] | None = None,
         default_language: Language = DEFAULT_LANGUAGE,
         painter: Painter | None = None,
+        archives: Archives | None = None,
+        animator: Animator | None = None,
     ) -> None:
         self.ctx = Context(
             store=store,
@@ -54,6 +59,8 @@ class GameService:
             ids=ids,
             default_language=default_language,
             painter=painter or Pictures(),
+            archives=archives if archives is not None else MemoryArchives(clock=clock),
+            animator=animator or Animations(),
         )
 
     @property
@@ -65,6 +72,11 @@ class GameService:
     def sender(self) -> Sender:
         """Where messages go."""
         return self.ctx.sender
+
+    @property
+    def archives(self) -> Archives:
+        """Where finished games and statistics are kept."""
+        return self.ctx.archives
 
     @property
     def ledger(self) -> Ledger:
@@ -115,6 +127,18 @@ class GameService:
         """/status."""
         return await play.status_text(self.ctx, place)
 
+    async def history(self, place: Place) -> tuple[str, Keyboard]:
+        """/history in a group."""
+        return await history.history(self.ctx, place)
+
+    async def group_stats(self, place: Place) -> str:
+        """/stats in a group."""
+        return await history.group_stats(self.ctx, place)
+
+    async def private_stats(self, person: Person) -> str:
+        """/stats in private."""
+        return await history.private_stats(self.ctx, person)
+
     async def kick(
         self, place: Place, person: Person, is_admin: bool, target: Target | None = None
     ) -> str:
@@ -157,6 +181,8 @@ class GameService:
             return Toast("")
         if isinstance(command, SetLanguage):
             return await chats.choose_language(self.ctx, person, command, chat_id, thread_id)
+        if isinstance(command, ReplayRound):
+            return await history.replay_tap(self.ctx, person, command, chat_id, thread_id)
         if isinstance(command, LOBBY_COMMANDS):
             return await lobby.tap(self.ctx, person, command, chat_id)
         return await play.hand_tap(self.ctx, person, command, chat_id, message_id)

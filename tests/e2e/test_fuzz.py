@@ -212,6 +212,7 @@ def random_command(rng: random.Random, game_ids: list[str], versions: list[int])
         "variant": rng.choice(list(Variant)),
         "hours": rng.choice([None, 1, 12, 24, 72, 168]),
         "language": rng.choice(list(LANGUAGES)),
+        "round": rng.choice([1, 2, 3]),
     }
     kwargs = {f.name: values[f.name] for f in dataclasses.fields(cls)}
     try:

@@ -58,6 +58,9 @@ STRATEGIES: dict[type[Any], st.SearchStrategy[Any]] = {
     cb.ToggleDiscard: _gv(cb.ToggleDiscard, card=hand, selected=_sets(0, 10)),
     cb.ConfirmDiscard: _gv(cb.ConfirmDiscard, selected=_sets(1, cb.MAX_DISCARD)),
     cb.ClearFront: _gv(cb.ClearFront, selected=_sets(2, 2), item=st.integers(0, 9)),
+    cb.ReplayRound: st.builds(cb.ReplayRound, game=game_ids, round=st.integers(1, cb.ROUNDS)),
+    cb.Rematch: st.builds(cb.Rematch, game=game_ids),
+    cb.ConfirmRematch: st.builds(cb.ConfirmRematch, game=game_ids),
     cb.SetLanguage: st.builds(cb.SetLanguage, language=st.sampled_from(LANGUAGES)),
     cb.Noop: st.just(cb.Noop()),
 }
@@ -88,6 +91,9 @@ LARGEST: list[cb.Command] = [
     cb.ToggleDiscard(GID, V, 9, ALL),
     cb.ConfirmDiscard(GID, V, frozenset({7, 8, 9})),
     cb.ClearFront(GID, V, frozenset({8, 9}), 9),
+    cb.ReplayRound(GID, cb.ROUNDS),
+    cb.Rematch(GID),
+    cb.ConfirmRematch(GID),
     cb.SetLanguage(Language("ko")),
     cb.Noop(),
 ]

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import pytest
 
-from engine import Edition, GameState, current_player
+from engine import Edition, GameState, PublicView, current_player
+from tgbot.animations import Animator
 from tgbot.callback import (
     ConfirmDiscard,
     GameCommand,
@@ -23,6 +24,7 @@ from tgbot.callback import (
 from tgbot.fake_sender import FakeSender, Sent
 from tgbot.i18n import Language
 from tgbot.links import join_payload
+from tgbot.memory_archives import MemoryArchives
 from tgbot.memory_ports import MemoryDeadlines, MemoryLease, MemoryLedger
 from tgbot.memory_store import MemoryStore
 from tgbot.menus import Screen
@@ -75,6 +77,18 @@ class StubPainter:
         return b"screen"
 
 
+class StubAnimator:
+    """Replays as a few bytes, keeping the views each was drawn from."""
+
+    def __init__(self) -> None:
+        self.drawn: list[tuple[PublicView, ...]] = []
+
+    def round_replay(self, views: Sequence[PublicView]) -> bytes | None:
+        """A round's replay."""
+        self.drawn.append(tuple(views))
+        return b"GIF89a-replay"
+
+
 class BrokenStore(MemoryStore):
     """A memory store in which some records cannot be read."""
 
@@ -97,9 +111,11 @@ class Table:
     ledger: MemoryLedger = field(default_factory=MemoryLedger)
     seed: int = 7
     store_class: type[MemoryStore] = MemoryStore
+    animator: Animator = field(default_factory=StubAnimator)
 
     def __post_init__(self) -> None:
         self.store = self.store_class(clock=self.clock)
+        self.archives = MemoryArchives(clock=self.clock)
         self.lease = MemoryLease(clock=self.clock)
         seeds = random.Random(self.seed)
         ids = (f"Game{n:06d}" for n in itertools.count(1))
@@ -114,6 +130,8 @@ class Table:
             ids=lambda: next(ids),
             default_language=EN,
             painter=StubPainter(),
+            archives=self.archives,
+            animator=self.animator,
         )
         self.ctx = self.service.ctx
 

@@ -7,7 +7,7 @@ import dataclasses
 from .. import presenter
 from ..callback import SetLanguage
 from ..i18n import Language, texts
-from ..outbox import Owed
+from ..outbox import END, Owed
 from ..records import GameRecord, Status
 from .context import FINISHED_TTL_SECONDS, Context, Person, Toast, player_language
 from .lobby import refresh_lobby
@@ -29,7 +29,9 @@ async def bot_removed(ctx: Context, chat_id: int) -> None:
     now = ctx.now()
 
     def ended(record: GameRecord) -> GameRecord:
-        return dataclasses.replace(record, status=Status.CANCELLED, owed=Owed(), updated_at=now)
+        # Nothing more is said in the group; a game dealt still owes its archive.
+        owed = Owed(replays=(END,)) if record.state is not None else Owed()
+        return dataclasses.replace(record, status=Status.CANCELLED, owed=owed, updated_at=now)
 
     for gid in await ctx.store.chat_games(chat_id):
         record = await ctx.change(gid, ended)
@@ -45,6 +47,7 @@ async def bot_removed(ctx: Context, chat_id: int) -> None:
                 "I was removed from <b>{chat}</b>, so the game there has ended.", chat=chat
             )
             await ctx.sender.private_text(uid, removed)
+        await ctx.deliver(gid)  # its archive, for the group's history
 
 
 async def choose_language(

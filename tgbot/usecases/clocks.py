@@ -108,7 +108,16 @@ def _timed_out(record: GameRecord, player: int, now: int) -> Decision[Served]:
         record, misses=tuple(sorted(misses.items())), automatic=tuple(automatic)
     )
     transition = apply(state, player, move)
-    new = moved(updated, transition, player, now, stand_in=True, texts=announcements, notes=notes)
+    new = moved(
+        updated,
+        transition,
+        player,
+        now,
+        action=move,
+        stand_in=True,
+        texts=announcements,
+        notes=notes,
+    )
     return Decision(Served(before=state.version), new)
 
 
@@ -227,5 +236,6 @@ def _stand_in(record: GameRecord, player: int, now: int, tr: Texts) -> Decision[
     text = texts(record.language).gettext(
         "The game now plays for {name} until they come back.", name=_mention(record, player)
     )
-    new = moved(updated, apply(state, player, move), player, now, stand_in=True, texts=[text])
+    transition = apply(state, player, move)
+    new = moved(updated, transition, player, now, action=move, stand_in=True, texts=[text])
     return Decision(Vote("", before=state.version), new)

@@ -8,9 +8,12 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from ..animations import Animations, Animator
+from ..archives import Archives
 from ..callback import GameId, new_game_id
 from ..config import DEFAULT_LANGUAGE
 from ..i18n import Language, Texts, parse_language, texts
+from ..memory_archives import MemoryArchives
 from ..pictures import Pictures
 from ..ports import Deadlines, Lease, Ledger, Painter, Sender
 from ..records import GameRecord, MessageIds
@@ -87,6 +90,8 @@ class Context:
     ids: Callable[[], str] | None = None
     default_language: Language = DEFAULT_LANGUAGE
     painter: Painter = field(default_factory=Pictures)
+    archives: Archives = field(default_factory=MemoryArchives)  # finished games, statistics
+    animator: Animator = field(default_factory=Animations)  # round replays
 
     def now(self) -> int:
         """The clock's time, in whole seconds."""

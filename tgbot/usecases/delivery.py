@@ -13,6 +13,7 @@ from ..records import CorruptRecordError, GameRecord
 from .chats import migrate
 from .clocks import handle_deadline
 from .context import Context
+from .history import deliver_replay, due
 from .screens import delete_first, refresh_private
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ async def deliver(ctx: Context, gid: GameId) -> None:
 
 
 async def deliver_one(ctx: Context, record: GameRecord, *, group_open: bool) -> bool | None:
-    """Deliver the first owed item: deletions, group texts, the board, then private messages.
+    """Deliver the first owed item: deletions, group texts, replays, the board, private messages.
 
     True after progress; None when the group must wait (its budget is spent) and the group
     items were skipped; False when nothing can be delivered now.
@@ -54,6 +55,8 @@ async def deliver_one(ctx: Context, record: GameRecord, *, group_open: bool) -> 
         return True
     if group_open and owed.texts:
         return await _group_text(ctx, record)
+    if due(record, group_open=group_open):
+        return await deliver_replay(ctx, record, _flooded)
     if group_open and owed.board_version is not None:
         return await _board(ctx, record)
     if owed.fresh:

@@ -299,6 +299,7 @@ async def _cancelled(ctx: Context, record: GameRecord) -> None:
         for uid in record.state.players:
             note = texts(player_language(record, uid)).gettext("The game was cancelled.")
             await refresh_private(ctx, record, uid, new_message=False, prompt=(note,))
+    await ctx.deliver(record.game_id)  # its archive, for the group's history
 
 
 async def join(ctx: Context, gid: GameId, person: Person) -> None:

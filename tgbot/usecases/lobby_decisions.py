@@ -28,7 +28,7 @@ from ..callback import (
 )
 from ..i18n import Language, Texts, texts
 from ..links import join_payload, start_link
-from ..outbox import owe
+from ..outbox import END, owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import Decision
 from .context import Person, Toast, gone
@@ -140,7 +140,9 @@ def cancel(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     """The creator or an admin cancels the lobby or the game."""
     if not may_override(record, req):
         return _not_creator_or_admin(tr)
-    new = dataclasses.replace(record, status=Status.CANCELLED, updated_at=req.now)
+    # A game dealt owes its archive (the group's history keeps cancelled games too).
+    owed = owe(record.owed, replays=[END]) if record.state is not None else record.owed
+    new = dataclasses.replace(record, status=Status.CANCELLED, updated_at=req.now, owed=owed)
     return Decision(Outcome(Toast(tr.gettext("The game was cancelled.")), Then.CANCELLED), new)
 
 

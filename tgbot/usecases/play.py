@@ -144,7 +144,7 @@ def _respond(
     except IllegalAction as err:
         text = tr.pgettext("toast", "Not allowed: {reason}", reason=reason_text(tr, err.reason))
         return Decision(TapOutcome(Toast(text, alert=True)))
-    new = moved(record, transition, seat.player, now)
+    new = moved(record, transition, seat.player, now, action=outcome.action)
     done = Toast(tr.pgettext("toast", "Done!"))
     return Decision(TapOutcome(done, After.MOVED, before=state.version), new)
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from engine import GameState, Phase, Transition, current_player
+from engine import Action, GameState, Phase, Transition, current_player
+from engine.archive import seat_move_text
 from engine.events import (
     Event,
     GameEnded,
@@ -17,37 +18,50 @@ from engine.events import (
     RoundEnded,
     RoundStarted,
 )
+from engine.timeline import Entry
 
 from .. import clocks, presenter
-from ..outbox import Owed, owe
+from ..archives import round_deeds
+from ..outbox import END, Owed, owe
 from ..records import GameRecord, Status
 from .context import FINISHED_TTL_SECONDS, Context
 
 _PRIVATE_EVENTS = GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived
 
 
-def owed_after(record: GameRecord, state: GameState, actor: int, events: Sequence[Event]) -> Owed:
-    """What a move owes the chats: summaries, the board post, private messages."""
+def owed_after(
+    record: GameRecord,
+    state: GameState,
+    actor: int,
+    events: Sequence[Event],
+    deeds: Mapping[int, Sequence[Entry]] | None = None,
+) -> Owed:
+    """What a move owes the chats: summaries (with the round's `deeds`, by round), the board
+    post, a round's replay, the game's end (its archive and message), private messages."""
     lang = record.language
     names = presenter.names_of(record)
     moves = presenter.move_lines(events, names, lang)
     announcements: list[str] = []
+    replays: list[int] = []
     for i, e in enumerate(events):
         if isinstance(e, RoundEnded):
             starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
             next_round = e.result.round + 1 if starter is not None else None
-            text = presenter.round_text(e.result, names, lang, next_round, starter, events)
+            told = (deeds or {}).get(e.result.round, ())
+            text = presenter.round_text(e.result, names, lang, next_round, starter, events, told)
             announcements.append("\n".join([*moves, "", text]) if moves else text)
+            replays.append(e.result.round)
             moves = []
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
-        moves.append(presenter.game_text(ended, names, lang))
+        # The scoreboard is the game-end message, sent after the last board (with a rematch).
         return owe(
             record.owed,
             texts=announcements,
             lines=moves,
             board_version=state.version,
             edits=state.players,
+            replays=[*replays, END],
         )
     new_round = any(isinstance(e, RoundStarted) for e in events)
     nxt = current_player(state)
@@ -62,6 +76,7 @@ def owed_after(record: GameRecord, state: GameState, actor: int, events: Sequenc
         board_version=state.version,
         fresh=fresh,
         edits=[u for u in state.players if u in touched],
+        replays=replays,
     )
 
 
@@ -71,13 +86,22 @@ def moved(
     actor: int,
     now: int,
     *,
+    action: Action,
     stand_in: bool = False,
     texts: Sequence[str] = (),
     notes: Sequence[tuple[int, str]] = (),
 ) -> GameRecord:
-    """The record after a move, owing its announcements (texts and notes first)."""
+    """The record after `actor` played `action`, owing its announcements (texts and notes
+    first), with the move added to the record's moves (for the archive and the replays)."""
     state = transition.state
-    owed = owed_after(record, state, actor, transition.events)
+    assert record.state is not None
+    lines = (*record.moves, seat_move_text(record.state.players, actor, action))
+    deeds = {
+        e.result.round: round_deeds(state, lines, e.result.round)
+        for e in transition.events
+        if isinstance(e, RoundEnded)
+    }
+    owed = owed_after(record, state, actor, transition.events, deeds)
     if texts:
         owed = dataclasses.replace(owed, texts=(*texts, *owed.texts))
     if notes:
@@ -98,6 +122,7 @@ def moved(
         misses=tuple(sorted(misses.items())),
         automatic=tuple(automatic),
         kick_votes=(),
+        moves=lines,
     )
 
 
