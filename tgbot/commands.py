@@ -57,6 +57,13 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ChatCommand("status", NC_("command menu", "Whose turn it is and how long is left"), "status"),
     ChatCommand("kick", NC_("command menu", "Skip a player who is away"), "kick"),
     ChatCommand("cancel", NC_("command menu", "Cancel the game (creator or admin)"), "cancel"),
+    ChatCommand("history", NC_("command menu", "The last games here, to watch again"), "history"),
+    ChatCommand(
+        "stats",
+        NC_("command menu", "Who wins how often (in private: your own figures)"),
+        "stats_group",
+        "stats_private",
+    ),
     # In private, /settings is /lang: a private chat has only its language to set.
     ChatCommand(
         "settings",

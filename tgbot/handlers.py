@@ -133,6 +133,28 @@ class Handlers:
             text = await self.service.status_text(place_of(message))
             await message.reply_html(text, do_quote=False)
 
+    async def history(self, update: Update, context: Context) -> None:
+        """/history in a group: the last games, a button each to watch it again."""
+        message = update.effective_message
+        if message:
+            text, keyboard = await self.service.history(place_of(message))
+            await message.reply_html(text, reply_markup=markup(keyboard), do_quote=False)
+
+    async def stats_group(self, update: Update, context: Context) -> None:
+        """/stats in a group: each player's figures, this season and all time."""
+        message = update.effective_message
+        if message:
+            await message.reply_html(
+                await self.service.group_stats(place_of(message)), do_quote=False
+            )
+
+    async def stats_private(self, update: Update, context: Context) -> None:
+        """/stats in private: the user's own figures in each of their groups."""
+        message, user = update.effective_message, update.effective_user
+        if message and user:
+            text = await self.service.private_stats(person_of(user))
+            await message.reply_html(text, do_quote=False)
+
     async def cancel(self, update: Update, context: Context) -> None:
         """/cancel: the creator or an admin ends the game."""
         message, user = update.effective_message, update.effective_user

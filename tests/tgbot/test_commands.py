@@ -95,7 +95,7 @@ def test_the_group_menu_lists_every_group_command_settings_included() -> None:
 
 def test_the_private_menu_lists_only_what_works_in_private() -> None:
     listed = [name for name, _ in menu(Scope.PRIVATE, texts(EN))]
-    assert listed == ["start", "rules", "help", "lang"]
+    assert listed == ["start", "stats", "rules", "help", "lang"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES, ids=str)
