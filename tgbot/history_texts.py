@@ -9,7 +9,7 @@ from html import escape
 from engine import Role
 
 from .archives import ArchivedGame, Figures, GroupFigures, PlayerFigures, sorted_figures
-from .callback import ConfirmRematch, Rematch, ReplayRound
+from .callback import Rematch, ReplayRound
 from .i18n import Language, Texts, texts
 from .menus import Button, Keyboard
 from .names import edition_name, role_name
@@ -99,11 +99,6 @@ def rematch_keyboard(game_id: str, lang: Language) -> Keyboard:
     """The game-end message's button."""
     label = texts(lang).pgettext("button", "🔁 Same players again")
     return ((Button(label, Rematch(game_id)),),)
-
-
-def confirm_rematch_keyboard(game_id: str, lang: Language) -> tuple[Button, ...]:
-    """The rematch lobby's one-tap confirmation for the invited players."""
-    return (Button(texts(lang).pgettext("button", "✅ I'm in"), ConfirmRematch(game_id)),)
 
 
 # ---------------------------------------------------------------- statistics

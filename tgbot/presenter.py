@@ -33,6 +33,7 @@ from render.labels import cell_label
 
 from .callback import (
     CancelGame,
+    ConfirmRematch,
     LeaveGame,
     SetEdition,
     SetLanguage,
@@ -153,6 +154,9 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
         ]
     else:
         lines.append(tr.gettext("Nobody has joined yet."))
+    if lobby.invited:
+        invited = ", ".join(escape(p.name) for p in lobby.invited)
+        lines.append(tr.gettext("Invited again (one tap on I'm in): {names}", names=invited))
     lines.append("")
     missing = players.start - len(lobby.players)
     if missing > 0:
@@ -188,7 +192,10 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
     g, rev = record.game_id, record.lobby.revision
     lobby = record.lobby
     url = start_link(bot_username, join_payload(g))
+    # A rematch's invited players confirm with one tap (they have a private chat already).
+    again = ((Button(tr.pgettext("button", "✅ I'm in"), ConfirmRematch(g)),),)
     return (
+        *(again if lobby.invited else ()),
         (
             Button(tr.pgettext("button", "✋ Join"), url=url),
             Button(tr.pgettext("button", "🚪 Leave"), LeaveGame(g, rev)),

@@ -9,14 +9,17 @@ seconds):
      "created_at": 1700000000, "updated_at": 1700000000,
      "lobby": {"edition": "base|deluxe", "gold": "official|per_miner", "greedy_dwarf": false,
                "turn_limit_hours": 24 | null,
-               "players": [{"id": 111, "name": "Ann", "lang": "ko", "username"?: "ann"}, ...]},
+               "players": [{"id": 111, "name": "Ann", "lang": "ko", "username"?: "ann"}, ...],
+               "invited"?: [a player, ...]},
      "state": null | {the engine's state JSON, engine.codec schema},
-     "moves"?: ["0 T CROSS 0,1", ...],
+     "moves"?: ["0 T CROSS 0,1", ...], "rematch"?: "Cd4eF0yZa1",
      "messages": {"lobby": 10 | null, "board": 11 | null, "hands": [[111, 55], ...]}}
 
 `moves` are the game's moves so far in the archive's notation (`engine.archive.seat_move_text`,
 docs/archive.md), one per engine version, so the game can be archived and its rounds replayed;
-a record from before they were kept has none (and its game is not archived).
+a record from before they were kept has none (and its game is not archived). `invited` are a
+rematch lobby's players of the game before who have not confirmed yet; `rematch` is the lobby a
+finished game's "Same players again" opened.
 
 `thread` is a forum topic's `message_thread_id` (only for topic messages: in other supergroups
 replies carry a thread id too, and must not make a second "chat"). `hands` pairs a player with
@@ -79,6 +82,7 @@ class Lobby:
     options: Options = Options()
     turn_limit_hours: int | None = 24
     players: tuple[LobbyPlayer, ...] = ()
+    invited: tuple[LobbyPlayer, ...] = ()  # a rematch's players who did not confirm yet
     revision: int = 0  # bumped by every change of the set-up; the lobby's buttons carry it
 
     def changed(self, **changes: object) -> Lobby:
@@ -137,6 +141,7 @@ class GameRecord:
     automatic: tuple[int, ...] = ()  # players the game plays for until they act again
     kick_votes: tuple[int, ...] = ()  # voters to play for the current player now
     moves: tuple[str, ...] = ()  # every move so far, "<seat> <move>" (engine.archive notation)
+    rematch: GameId | None = None  # the lobby this finished game's "Same players again" opened
     rev: int = 0
 
     @property
@@ -196,6 +201,10 @@ def record_to_json(record: GameRecord) -> str:
             "hands": [[u, m] for u, m in record.messages.hands],
         },
     }
+    if lobby.invited:  # older records have none; keep their form
+        doc["lobby"]["invited"] = [_player_doc(p) for p in lobby.invited]
+    if record.rematch is not None:
+        doc["rematch"] = record.rematch
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -277,6 +286,24 @@ def _owed(value: object) -> Owed:
     )
 
 
+def _player(value: object) -> LobbyPlayer:
+    p = _obj(value, "player")
+    return LobbyPlayer(
+        user_id=_int(p["id"], "player.id"),
+        name=_str(p["name"], "player.name"),
+        language=Language(_str(p["lang"], "player.lang")),
+        username=_opt_str(p.get("username"), "player.username"),
+    )
+
+
+def _opt_game(value: object) -> GameId | None:
+    if value is None:
+        return None
+    if not is_game_id(value):
+        raise CorruptRecordError(f"not a game id: {value!r}")
+    return _str(value, "game id")
+
+
 def record_from_json(text: str | bytes, rev: int) -> GameRecord:
     """Read a `doc` written by `record_to_json`; raises CorruptRecordError on anything else."""
     try:
@@ -316,16 +343,10 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
                 ),
                 turn_limit_hours=_opt_int(lobby["turn_limit_hours"], "lobby.turn_limit_hours"),
                 revision=_int(lobby.get("revision", 0), "lobby.revision"),
-                players=tuple(
-                    LobbyPlayer(
-                        user_id=_int(p["id"], "player.id"),
-                        name=_str(p["name"], "player.name"),
-                        language=Language(_str(p["lang"], "player.lang")),
-                        username=_opt_str(p.get("username"), "player.username"),
-                    )
-                    for p in (_obj(x, "player") for x in _list(lobby["players"], "players"))
-                ),
+                players=tuple(_player(x) for x in _list(lobby["players"], "players")),
+                invited=tuple(_player(x) for x in _list(lobby.get("invited", []), "invited")),
             ),
+            rematch=_opt_game(doc.get("rematch")),
             state=None if state is None else from_json(json.dumps(_obj(state, "state"))),
             moves=tuple(_str(m, "moves[]") for m in _list(doc.get("moves", []), "moves")),
             messages=MessageIds(

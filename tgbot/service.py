@@ -10,7 +10,16 @@ from collections.abc import Callable
 
 from .animations import Animations, Animator
 from .archives import Archives
-from .callback import LOBBY_COMMANDS, Command, GameId, Noop, ReplayRound, SetLanguage
+from .callback import (
+    LOBBY_COMMANDS,
+    Command,
+    ConfirmRematch,
+    GameId,
+    Noop,
+    Rematch,
+    ReplayRound,
+    SetLanguage,
+)
 from .config import DEFAULT_LANGUAGE
 from .i18n import Language, texts
 from .memory_archives import MemoryArchives
@@ -18,7 +27,7 @@ from .menus import Keyboard
 from .pictures import Pictures
 from .ports import Deadlines, Lease, Ledger, Painter, Sender
 from .store import Store
-from .usecases import chats, clocks, delivery, history, lobby, play
+from .usecases import chats, clocks, delivery, history, lobby, play, rematch
 from .usecases.clocks import Target
 from .usecases.context import Context, Person, Place, Toast, invalid_button
 from .usecases.lobby_decisions import START_GRACE_SECONDS
@@ -183,6 +192,8 @@ class GameService:
             return await chats.choose_language(self.ctx, person, command, chat_id, thread_id)
         if isinstance(command, ReplayRound):
             return await history.replay_tap(self.ctx, person, command, chat_id, thread_id)
+        if isinstance(command, Rematch | ConfirmRematch):
+            return await rematch.tap(self.ctx, person, command, chat_id)
         if isinstance(command, LOBBY_COMMANDS):
             return await lobby.tap(self.ctx, person, command, chat_id)
         return await play.hand_tap(self.ctx, person, command, chat_id, message_id)

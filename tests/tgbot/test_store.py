@@ -17,6 +17,7 @@ from engine import Edition, GoldRule, Options, new_game
 from tgbot.callback import GAME_ID_ALPHABET
 from tgbot.i18n import LANGUAGES, Language
 from tgbot.memory_store import MemoryStore
+from tgbot.outbox import END, Owed
 from tgbot.records import (
     CorruptRecordError,
     GameRecord,
@@ -79,6 +80,26 @@ def test_a_record_with_a_real_engine_state_round_trips_through_json() -> None:
     assert back == record
     assert back.state is not None and record.state is not None
     assert back.state.version == record.state.version
+
+
+def test_moves_owed_replays_invitations_and_a_rematch_round_trip() -> None:
+    record = replace(
+        _playing(_record()),
+        moves=("0 D CROSS", "1 T CROSS 1,0"),
+        owed=Owed(replays=(2, END)),
+        lobby=Lobby(players=PLAYERS[:1], invited=PLAYERS[1:]),
+        rematch="Cd4eF0yZa1",
+    )
+    assert record_from_json(record_to_json(record), rev=0) == record
+
+
+def test_a_record_from_before_moves_replays_and_rematches_is_read() -> None:
+    doc = json.loads(record_to_json(_playing(_record())))
+    del doc["moves"], doc["owed"]["replays"]
+    assert "invited" not in doc["lobby"] and "rematch" not in doc
+    back = record_from_json(json.dumps(doc), rev=0)
+    assert back.moves == () and back.owed.replays == () and back.lobby.invited == ()
+    assert back.rematch is None
 
 
 def test_a_deluxe_lobby_with_variants_round_trips() -> None:

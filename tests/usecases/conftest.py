@@ -18,6 +18,7 @@ from tgbot.callback import (
     ConfirmDiscard,
     GameCommand,
     GameId,
+    HistoryCommand,
     LeaveGame,
     StartGame,
 )
@@ -160,8 +161,10 @@ class Table:
         for uid in uids:
             await self.service.open_link(person(uid), join_payload(gid))
 
-    async def lobby_tap(self, uid: int, command: GameCommand, chat: int = GROUP) -> Toast:
-        """A lobby button tapped in the group."""
+    async def lobby_tap(
+        self, uid: int, command: GameCommand | HistoryCommand, chat: int = GROUP
+    ) -> Toast:
+        """A lobby (or history, or rematch) button tapped in the group."""
         return await self.service.tap(person(uid), command, chat, None)
 
     async def start(

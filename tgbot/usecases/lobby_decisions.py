@@ -244,7 +244,8 @@ def decide_join(
         if len(lobby.players) >= presenter.range_of(lobby.edition).stop - 1:
             return Decision(tr.pgettext("toast", "The game is full."))
         player = LobbyPlayer(person.user_id, person.name, language, person.username)
-        lobby = lobby.changed(players=(*lobby.players, player))
+        invited = tuple(p for p in lobby.invited if p.user_id != person.user_id)
+        lobby = lobby.changed(players=(*lobby.players, player), invited=invited)
         return Decision(None, dataclasses.replace(record, lobby=lobby, updated_at=now))
 
     return decide
