@@ -152,7 +152,9 @@ def _section(tr: Texts, title: str, rows: Sequence[PlayerFigures]) -> list[str]:
         lines += figures_lines(tr, escape(row.name), row.figures)
     if len(ranked) > MAX_PLAYERS_SHOWN:
         more = len(ranked) - MAX_PLAYERS_SHOWN
-        lines.append(tr.ngettext("… and {count} more", "… and {count} more", more, count=more))
+        lines.append(
+            tr.npgettext("players", "… and {count} more", "… and {count} more", more, count=more)
+        )
     return lines
 
 

@@ -419,7 +419,9 @@ def deeds_lines(deeds: Sequence[Entry], names: Mapping[int, str], lang: Language
     if len(lines) > MAX_DEEDS:
         more = len(lines) - MAX_DEEDS + 1
         lines = lines[: MAX_DEEDS - 1]
-        lines.append(tr.ngettext("… and {count} more", "… and {count} more", more, count=more))
+        lines.append(
+            tr.npgettext("timeline", "… and {count} more", "… and {count} more", more, count=more)
+        )
     return lines
 
 
