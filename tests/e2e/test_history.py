@@ -1,4 +1,4 @@
-"""A whole game through the real bot, the emulator and Redis: a replay per round, /history, /stats."""
+"""A whole game through the real bot, emulator and Redis: a replay per round, /history, /stats."""
 
 from __future__ import annotations
 
