@@ -254,7 +254,8 @@ def _plus(a: Mapping[Role, int], b: Mapping[Role, int]) -> dict[Role, int]:
 
 
 def on_winning_side(edition: Edition, role: Role, result: RoundResult) -> bool:
-    """Whether a role was on the side that won a round (rules base.win.*, deluxe.win.*).
+    """Whether a role was on the side that won a round (base.end.round, deluxe.win.routes,
+    deluxe.win.boss, deluxe.win.profiteer, deluxe.win.saboteurs, deluxe.win.geologists).
 
     Deluxe: the profiteer always, the boss whenever the gold was reached, a team's miners when
     their team won, the saboteurs when the gold was not reached, geologists never. A winner

@@ -1,5 +1,4 @@
-"""A game's record of itself: round replays, its end (archive, statistics, message), /history,
-/stats, and the replays asked for from /history."""
+"""Round replays, a game's end (archive, statistics, message), /history, /stats, replay taps."""
 
 from __future__ import annotations
 

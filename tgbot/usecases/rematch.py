@@ -1,5 +1,7 @@
-"""Rematch: "Same players again" on a game-end message opens a lobby with everyone invited; each
-invited player confirms with one tap ("I'm in" on the lobby, or the same button again)."""
+"""Rematch: "Same players again" opens a lobby with everyone invited, one tap each to confirm.
+
+The invited tap "I'm in" on the lobby, or the game-end button again.
+"""
 
 from __future__ import annotations
 
