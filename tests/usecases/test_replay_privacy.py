@@ -66,7 +66,10 @@ async def _check(edition: Edition, players: tuple[int, ...], seed: int) -> int:
 
 @pytest.mark.parametrize(
     ("edition", "players", "seed"),
-    [(Edition.BASE, (ANN, BOB, CAT, DAN), 5), (Edition.DELUXE, (ANN, BOB, CAT, DAN, EVE), 6)],
+    [
+        (Edition.BASE, (ANN, BOB, CAT, DAN), 5),
+        pytest.param(Edition.DELUXE, (ANN, BOB, CAT, DAN, EVE), 6, marks=pytest.mark.slow),
+    ],
 )
 async def test_the_group_s_replays_are_its_own_views_frame_for_frame(
     edition: Edition, players: tuple[int, ...], seed: int
