@@ -21,6 +21,7 @@ from .dedupe import UpdateLedger
 from .handlers import Handlers
 from .i18n import LANGUAGES, Language, texts
 from .lease import RedisLease
+from .posts import RedisPosts
 from .redis_store import RedisStore
 from .scheduler import DeadlineIndex
 from .service import GameService
@@ -59,7 +60,8 @@ def build_application(
     client = redis if redis is not None else Redis.from_url(config.redis_url)
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
-    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock)
+    posts = RedisPosts(client, prefix=prefix)
+    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock, posts)
     service = GameService(
         store,
         sender,

@@ -8,6 +8,7 @@ from .. import menus, presenter
 from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
 from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
+from ..ports import Fate
 from ..records import GameRecord, Status
 from ..store import ChatBusyError, ContentionError, Decision
 from .context import (
@@ -107,7 +108,7 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
         " Open a new game with /new."
     )
     lobby = record.messages.lobby
-    if lobby is None or not await ctx.sender.edit_text(record.chat_id, lobby, said, ()):
+    if lobby is None or not (await ctx.sender.edit_text(record.chat_id, lobby, said, ())).ok:
         await ctx.sender.group_text(record.chat_id, record.thread_id, said)
 
 
@@ -124,10 +125,11 @@ def _keyboard(ctx: Context, record: GameRecord) -> menus.Keyboard:
 async def post_lobby(ctx: Context, record: GameRecord) -> None:
     """Post the lobby as a new message (deleting the old one)."""
     text = lobby_text(ctx, record)
-    message_id = await ctx.sender.group_text(
+    sent = await ctx.sender.group_text(
         record.chat_id, record.thread_id, text, _keyboard(ctx, record)
     )
-    if message_id is not None:
+    message_id = sent.message_id
+    if sent.ok and message_id is not None:
         old = record.messages.lobby
         await ctx.remember(record.game_id, lambda m: dataclasses.replace(m, lobby=message_id))
         if old is not None:
@@ -144,11 +146,14 @@ async def refresh_lobby(ctx: Context, gid: GameId) -> None:
             return
         drawn = latest.lobby.revision
         lobby = latest.messages.lobby
-        if lobby is None or not await ctx.sender.edit_text(
-            latest.chat_id, lobby, lobby_text(ctx, latest), _keyboard(ctx, latest)
-        ):
-            await post_lobby(ctx, latest)
-            return
+        if lobby is not None:
+            edited = await ctx.sender.edit_text(
+                latest.chat_id, lobby, lobby_text(ctx, latest), _keyboard(ctx, latest)
+            )
+            if edited.fate is not Fate.GONE:
+                continue  # drawn (or Telegram hiccuped: the next change draws it)
+        await post_lobby(ctx, latest)
+        return
 
 
 async def join_hint(ctx: Context, place: Place) -> None:
