@@ -28,6 +28,7 @@ class Owed:
     edits: tuple[int, ...] = ()  # players whose live message must be redrawn
     deletions: tuple[tuple[int, int], ...] = ()  # (chat, message) replaced by a newer post
     notes: tuple[tuple[int, str], ...] = ()  # (player, line) shown once on their live message
+    lobby_text: str | None = None  # what the lobby message must come to say (edited in place)
     waits: tuple[tuple[int, float, int], ...] = ()  # (chat, not before, failed attempts)
     uncertain: tuple[tuple[int, int], ...] = ()  # (chat, last id before a send that timed out)
 
@@ -36,6 +37,7 @@ class Owed:
         """True when nothing is owed."""
         return not (
             self.texts
+            or self.lobby_text is not None
             or self.board_version is not None
             or self.fresh
             or self.edits
@@ -76,6 +78,7 @@ def owe(
         edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
         deletions=owed.deletions,
         notes=(*owed.notes, *notes),
+        lobby_text=owed.lobby_text,
         waits=owed.waits,
         uncertain=owed.uncertain,
     )
@@ -185,7 +188,7 @@ def lines_shown(owed: Owed, lines: Sequence[str]) -> Owed:
 
 def group_dropped(owed: Owed) -> Owed:
     """The group is gone (the bot was removed, the chat deleted): nothing more goes there."""
-    return replace(owed, texts=(), board_lines=(), board_version=None)
+    return replace(owed, texts=(), board_lines=(), board_version=None, lobby_text=None)
 
 
 def private_dropped(owed: Owed, user_id: int) -> Owed:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from tgbot.callback import ConfirmDiscard, GameId
+from tgbot.callback import CancelGame, ConfirmDiscard, GameId, StartGame
 from tgbot.fitting import CAPTION_LIMIT, visible
 from tgbot.outbox import BACKOFF_FIRST, attempts_in, owe, waiting
 from tgbot.ports import Fate
@@ -264,3 +264,36 @@ async def test_many_move_lines_never_cut_the_caption_or_the_mention(table: Table
     board = table.sender.live(GROUP, "photo")[-1].text
     assert visible(board) <= CAPTION_LIMIT and board.rstrip().endswith("your turn!")
     assert board.count("<a ") == board.count("</a>")
+
+
+async def test_the_lobby_saying_the_game_started_survives_a_5xx(table: Table) -> None:
+    gid = await table.open(ANN)
+    await table.join(gid, ANN, BOB, CAT)
+    table.sender.fail("edit_text", Fate.RETRY)
+    revision = (await table.record(gid)).lobby.revision
+    assert (await table.lobby_tap(ANN, StartGame(gid, revision))).text == "Done!"
+    record = await table.record(gid)
+    assert record.owed.lobby_text is not None and "has started" in record.owed.lobby_text
+    table.clock.advance(1.1)
+    await table.service.sweep()
+    lobby = next(
+        m for m in table.sender.live(GROUP, "text") if m.message_id == record.messages.lobby
+    )
+    assert "has started with 3 players" in lobby.text and lobby.keyboard is None
+    assert (await table.record(gid)).owed.is_empty
+
+
+async def test_a_cancelled_game_says_so_in_the_group_and_in_every_hand_despite_errors(
+    table: Table,
+) -> None:
+    gid = await table.start()
+    table.sender.fail("group_text", Fate.UNKNOWN)
+    table.sender.fail("edit_photo", Fate.RETRY)
+    revision = (await table.record(gid)).lobby.revision
+    toast = await table.lobby_tap(ANN, CancelGame(gid, revision))
+    assert toast.text == "The game was cancelled."
+    await _retry_until_delivered(table, gid)
+    assert [m.text for m in table.sender.live(GROUP, "text")].count("The game was cancelled.") == 1
+    for uid in (ANN, BOB, CAT):
+        hand = table.sender.live(uid, "photo")[-1]
+        assert "The game was cancelled." in hand.text and not hand.keyboard

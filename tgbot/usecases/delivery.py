@@ -54,7 +54,7 @@ async def deliver(ctx: Context, gid: GameId) -> None:
     try:
         for _ in range(MAX_ITEMS):
             record = await ctx.store.load(gid)
-            if record is None or record.owed.is_empty or record.state is None:
+            if record is None or record.owed.is_empty:
                 return
             if not await ctx.lease.renew(gid, token):
                 return  # the lease ran out (a very slow send): another process goes on
@@ -73,12 +73,17 @@ async def deliver_one(ctx: Context, record: GameRecord) -> bool:
             await _delete(ctx, record, chat, message)
             return True
     if not waiting(owed, record.chat_id, now):
+        if owed.lobby_text is not None:
+            await _lobby(ctx, record, owed.lobby_text)
+            return True
         if owed.texts:
             await _group_text(ctx, record)
             return True
-        if owed.board_version is not None:
+        if owed.board_version is not None and record.state is not None:
             await _board(ctx, record)
             return True
+    if record.state is None:
+        return False
     for fresh, users in ((True, owed.fresh), (False, owed.edits)):
         for user in users:
             if not waiting(owed, user, now):
@@ -132,12 +137,40 @@ def _doubted(record: GameRecord, chat: int, floor: int) -> GameRecord:
 
 
 def _group_gone(record: GameRecord, sent: Sent) -> GameRecord:
-    """A group that is gone gets nothing more; a text Telegram cannot take is dropped alone."""
-    if sent.fate is Fate.REFUSED and record.owed.texts:
-        return dataclasses.replace(
-            record, owed=dataclasses.replace(record.owed, texts=record.owed.texts[1:])
-        )
-    return dataclasses.replace(record, owed=group_dropped(record.owed))
+    """A group that is gone gets nothing more; an item Telegram cannot take is dropped alone."""
+    owed = record.owed
+    if sent.fate is Fate.REFUSED and owed.lobby_text is not None:
+        return dataclasses.replace(record, owed=dataclasses.replace(owed, lobby_text=None))
+    if sent.fate is Fate.REFUSED and owed.texts:
+        return dataclasses.replace(record, owed=dataclasses.replace(owed, texts=owed.texts[1:]))
+    return dataclasses.replace(record, owed=group_dropped(owed))
+
+
+async def _lobby(ctx: Context, record: GameRecord, text: str) -> None:
+    """The lobby message comes to say what happened (started, cancelled, expired); posted as a
+    text when it cannot be edited (deleted, too old)."""
+
+    def done(_: int | None = None) -> Change:
+        def change(r: GameRecord) -> GameRecord:
+            if r.owed.lobby_text != text:
+                return r
+            owed = dataclasses.replace(r.owed, lobby_text=None)
+            return dataclasses.replace(r, owed=went_through(owed, r.chat_id))
+
+        return change
+
+    lobby = record.messages.lobby
+    if lobby is not None:
+        edited = await ctx.sender.edit_text(record.chat_id, lobby, text, ())
+        if edited.ok:
+            await ctx.strike(record.game_id, done())
+            return
+        if edited.fate is not Fate.GONE:
+            await _failed(ctx, record, record.chat_id, edited, lambda r: _group_gone(r, edited))
+            return
+    await _send_group(
+        ctx, record, lambda: ctx.sender.group_text(record.chat_id, record.thread_id, text), done
+    )
 
 
 async def _group_text(ctx: Context, record: GameRecord) -> None:
