@@ -26,6 +26,7 @@ from .redis_store import RedisStore
 from .scheduler import DeadlineIndex
 from .service import GameService
 from .telegram_io import Sender
+from .updates import ChatOrderedProcessor
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ def build_application(
 ) -> Application:  # type: ignore[type-arg]
     """A ready-to-run python-telegram-bot Application for this configuration."""
     assert config.token is not None, "a token is needed"
-    b = builder or Application.builder()
+    b = builder or Application.builder().concurrent_updates(ChatOrderedProcessor())
     app = (
         b.token(config.token)
         .base_url(config.base_url)
