@@ -81,6 +81,9 @@ class BotApiEmulator:
         # Bot API requests being handled right now, and the most at once (getUpdates left out).
         self.in_flight = 0
         self.max_in_flight = 0
+        # Calls waiting out the plan's latency right now, and the most at once.
+        self.delayed = 0
+        self.max_delayed = 0
         self._injector = FaultInjector(faults or Faults(), self.state.now)
         self._stopping = asyncio.Event()
         self._changed = asyncio.Event()
@@ -281,7 +284,13 @@ class BotApiEmulator:
         fault = self._injector.decide(method, params)
         latency = self._injector.latency_seconds()
         # Half the latency on the way in, half on the way out.
-        await self._pause(latency / 2)
+        if latency > 0:
+            self.delayed += 1
+            self.max_delayed = max(self.max_delayed, self.delayed)
+            try:
+                await self._pause(latency / 2)
+            finally:
+                self.delayed -= 1
         kind = None if fault is None else fault.kind
         if kind is None:
             response = await self._answer(method, params)
