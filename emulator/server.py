@@ -41,6 +41,7 @@ T = TypeVar("T")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_POLL_SECONDS = 50.0
 MAX_REQUEST_BYTES = 50 * 1024 * 1024
+NO_RESPONSE = 444
 # What the front proxy of api.telegram.org answers when the Bot API server behind it is away.
 BAD_GATEWAY_PAGE = (
     "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
@@ -402,10 +403,12 @@ def _error_response(error: ApiError) -> web.Response:
 
 
 def _drop(request: web.Request) -> web.Response:
-    """Close the connection with no answer; aiohttp then fails to write the (unused) response."""
+    """Close the connection with no answer; aiohttp then fails to write the (unused) response.
+
+    Its status, 444, is nginx's "closed without a response", for the access log only."""
     if request.transport is not None:
         request.transport.abort()
-    return web.Response(status=HTTPStatus.NO_CONTENT)
+    return web.Response(status=NO_RESPONSE)
 
 
 def _phrase(response: aiohttp.ClientResponse) -> str:
