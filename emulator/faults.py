@@ -310,18 +310,23 @@ class FaultLog:
 
 @dataclass
 class ForcedFault:
-    """A fault a test asked for: the next `times` calls matching `method` and `chat_id`."""
+    """A fault a test asked for: the next `times` calls matching `method` and `chat_id`.
+
+    No `method` means any method the plan could fault (by default not getMe, getUpdates...)."""
 
     kind: str
     method: str | None = None
     chat_id: int | str | None = None
     times: int = 1
 
-    def matches(self, method: str, chat_id: int | str | None) -> bool:
+    def matches(self, method: str, chat_id: int | str | None, affected: AbstractSet[str]) -> bool:
         """Whether a call of `method` to `chat_id` takes this fault."""
-        return (self.method is None or self.method == method) and (
-            self.chat_id is None or self.chat_id == chat_id
-        )
+        if self.method is None:
+            if method not in affected:
+                return False
+        elif self.method != method:
+            return False
+        return self.chat_id is None or self.chat_id == chat_id
 
     def to_json(self) -> JsonDict:
         """The forced fault for the control endpoint."""
@@ -366,9 +371,11 @@ class FaultInjector:
         chat_id: int | str | None = None,
         times: int = 1,
     ) -> ForcedFault:
-        """Give the next `times` calls of `method` to `chat_id` (None: any) the fault `kind`.
+        """Give the next `times` calls of `method` to `chat_id` the fault `kind`.
 
-        Forced faults come before storms and the plan's draws, on any method, whatever the plan.
+        No `chat_id`: any chat. No `method`: any of the plan's `affected_methods`; a method named
+        is faulted even if the plan leaves it alone. Forced faults come before storms and the
+        plan's draws, whatever its share.
         """
         if kind not in KINDS:
             raise ValueError(f"unknown fault kind {kind!r}; the kinds are {list(KINDS)}")
@@ -423,8 +430,9 @@ class FaultInjector:
         return seconds
 
     def _take_forced(self, method: str, chat_id: int | str | None) -> str | None:
+        affected = self._plan.affected_methods
         for forced in self.forced:
-            if forced.matches(method, chat_id):
+            if forced.matches(method, chat_id, affected):
                 forced.times -= 1
                 if forced.times <= 0:
                     self.forced.remove(forced)

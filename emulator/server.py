@@ -189,7 +189,10 @@ class BotApiEmulator:
         chat_id: int | str | None = None,
         times: int = 1,
     ) -> ForcedFault:
-        """Give the next `times` calls of `method` to `chat_id` (None: any) the fault `kind`."""
+        """Give the next `times` calls of `method` to `chat_id` the fault `kind`.
+
+        No `chat_id`: any chat; no `method`: any method the plan could fault (not getMe,
+        getUpdates... by default); a method named is faulted whatever the plan."""
         return self._injector.force(kind, method=method, chat_id=chat_id, times=times)
 
     # -- waiting for the bot -----------------------------------------------------------------

@@ -671,3 +671,21 @@ async def test_faults_over_the_control_endpoints(
     assert status == 200 and reply["result"]["log"]["entries"] == []
     status, reply = await control("POST", "/faults", {})
     assert status == 200 and emulator.faults == Faults()
+
+
+async def test_a_forced_fault_without_a_method_skips_setup_and_polling_calls(
+    emulator: BotApiEmulator, quick_bot: Bot, people: People
+) -> None:
+    emulator.force_fault(ERROR_500)
+    assert (await quick_bot.get_me()).is_bot
+    assert await quick_bot.get_updates(timeout=0) is not None
+    with pytest.raises(NetworkError):
+        await quick_bot.send_chat_action(people.alice.id, "typing")
+    # a method named explicitly is faulted even when the plan leaves it alone
+    emulator.force_fault(RESET, method="getMe")
+    with pytest.raises(NetworkError):
+        await quick_bot.get_me()
+    assert [(e.kind, e.method) for e in emulator.fault_log.entries] == [
+        (ERROR_500, "sendChatAction"),
+        (RESET, "getMe"),
+    ]
