@@ -16,7 +16,7 @@ from typing import Any
 from redis.asyncio import Redis
 from telegram.ext import Application
 
-from emulator import EmulatorState, ManualClock, Message, RateLimits, User
+from emulator import EmulatorState, Faults, ManualClock, Message, RateLimits, User
 from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
 from tgbot.app import build_application
@@ -72,6 +72,8 @@ class World:
     clock: ManualClock = field(default_factory=ManualClock)
     seed: int = 1
     rate_limits: RateLimits | None = None  # Telegram's limits as the emulator applies them
+    faults: Faults | None = None  # Telegram's bad moments, as the emulator stages them
+    timeout: float | None = None  # the bot's Bot API timeouts (seconds), if not PTB's
     emu: BotApiEmulator | None = None
     app: Application | None = None  # type: ignore[type-arg]
     _forged: int = 0
@@ -90,7 +92,7 @@ class World:
     async def start(self) -> None:
         """Start the emulator, then the bot in webhook mode against it."""
         state = EmulatorState(clock=self.clock, rate_limits=self.rate_limits)
-        self.emu = BotApiEmulator(state, webhook_retry_delay=0.05)
+        self.emu = BotApiEmulator(state, webhook_retry_delay=0.05, faults=self.faults)
         await self.emu.start()
         port = free_port()
         config = Config(
@@ -104,13 +106,18 @@ class World:
         )
         seeds = random.Random(self.seed)
         self.processor = ChatOrderedProcessor()
+        builder = Application.builder().concurrent_updates(self.processor)
+        if self.timeout is not None:
+            t = self.timeout
+            builder = builder.read_timeout(t).write_timeout(t).connect_timeout(t)
+            builder = builder.media_write_timeout(t).pool_timeout(t)
         self.app = build_application(
             config,
             redis=self.redis,
             prefix=self.prefix,
             clock=self.clock,
             seeds=lambda: seeds.randrange(2**62),
-            builder=Application.builder().concurrent_updates(self.processor),
+            builder=builder,
         )
         await self.app.initialize()
         await self.app.start()
