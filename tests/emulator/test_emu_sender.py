@@ -122,7 +122,7 @@ async def test_concurrent_calls_each_get_their_own_outcome(
     assert bad.fate is Fate.RETRY and good.ok
 
 
-async def test_a_tap_answer_waits_out_a_short_flood_and_says_how_it_went(
+async def test_a_failed_tap_answer_says_so_and_can_be_tried_again(
     emulator: BotApiEmulator, sender: Sender, people: People
 ) -> None:
     message = await sender.private_text(people.alice.id, "tap", [[Button("x", Noop())]])
