@@ -9,20 +9,21 @@ from __future__ import annotations
 import asyncio
 import random
 import socket
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
-from telegram.ext import Application, BaseUpdateProcessor
+from telegram.ext import Application
 
-from emulator import EmulatorState, ManualClock, Message, RateLimits, User
+from emulator import EmulatorState, Faults, ManualClock, Message, RateLimits, User
 from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
 from tgbot.app import build_application
 from tgbot.config import Config
 from tgbot.records import GameRecord
 from tgbot.redis_store import RedisStore
+from tgbot.updates import ChatOrderedProcessor
 
 SECRET = "e2e-secret-token"
 
@@ -62,28 +63,6 @@ def shown(message: Message) -> str:
     return message.content.text or message.content.caption or ""
 
 
-class TrackingProcessor(BaseUpdateProcessor):
-    """One update at a time (PTB's default), counting the updates being handled."""
-
-    def __init__(self) -> None:
-        super().__init__(max_concurrent_updates=1)
-        self.active = 0
-
-    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        """Handle one update, counted."""
-        self.active += 1
-        try:
-            await coroutine
-        finally:
-            self.active -= 1
-
-    async def initialize(self) -> None:
-        """Nothing to set up."""
-
-    async def shutdown(self) -> None:
-        """Nothing to tear down."""
-
-
 @dataclass
 class World:
     """The emulator, the bot application and the store, started together."""
@@ -93,6 +72,8 @@ class World:
     clock: ManualClock = field(default_factory=ManualClock)
     seed: int = 1
     rate_limits: RateLimits | None = None  # Telegram's limits as the emulator applies them
+    faults: Faults | None = None  # Telegram's bad moments, as the emulator stages them
+    timeout: float | None = None  # the bot's Bot API timeouts (seconds), if not PTB's
     emu: BotApiEmulator | None = None
     app: Application | None = None  # type: ignore[type-arg]
     _forged: int = 0
@@ -111,7 +92,7 @@ class World:
     async def start(self) -> None:
         """Start the emulator, then the bot in webhook mode against it."""
         state = EmulatorState(clock=self.clock, rate_limits=self.rate_limits)
-        self.emu = BotApiEmulator(state, webhook_retry_delay=0.05)
+        self.emu = BotApiEmulator(state, webhook_retry_delay=0.05, faults=self.faults)
         await self.emu.start()
         port = free_port()
         config = Config(
@@ -124,14 +105,19 @@ class World:
             webhook_secret=SECRET,
         )
         seeds = random.Random(self.seed)
-        self.processor = TrackingProcessor()
+        self.processor = ChatOrderedProcessor()
+        builder = Application.builder().concurrent_updates(self.processor)
+        if self.timeout is not None:
+            t = self.timeout
+            builder = builder.read_timeout(t).write_timeout(t).connect_timeout(t)
+            builder = builder.media_write_timeout(t).pool_timeout(t)
         self.app = build_application(
             config,
             redis=self.redis,
             prefix=self.prefix,
             clock=self.clock,
             seeds=lambda: seeds.randrange(2**62),
-            builder=Application.builder().concurrent_updates(self.processor),
+            builder=builder,
         )
         await self.app.initialize()
         await self.app.start()

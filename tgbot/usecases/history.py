@@ -16,55 +16,64 @@ from ..callback import ReplayRound
 from ..i18n import texts
 from ..menus import Keyboard
 from ..outbox import END, replay_done
+from ..ports import Sent
 from ..records import GameRecord, Status
 from .context import Context, Person, Place, Toast, invalid_button
 
 log = logging.getLogger(__name__)
 
 HISTORY_GAMES = 10
-Flooded = Callable[[Context, int], Awaitable[bool]]
+Change = Callable[[GameRecord], GameRecord]
+# delivery's group send: the send, `done(message id)` once confirmed, `drop` if refused for good
+SendGroup = Callable[
+    [Context, GameRecord, Callable[[], Awaitable[Sent]], Callable[[int], Change], Change],
+    Awaitable[None],
+]
 
 
-def due(record: GameRecord, *, group_open: bool) -> bool:
-    """Whether the first owed replay item can be delivered now: a round's replay when the group
-    may be written to; the game's end of a finished game once its last board is posted too (the
-    game-end message comes last); a cancelled game's end (its archive) at once."""
+def due(record: GameRecord) -> bool:
+    """Whether the first owed replay item can go now (the group not waiting): a round's replay
+    at once; a finished game's end once its last board is posted too (the game-end message comes
+    last); a cancelled game's end (its archive only) at once."""
     owed = record.owed
-    if not owed.replays:
+    if not owed.replays or record.state is None:
         return False
-    if owed.replays[0] != END:
-        return group_open
-    if record.status is not Status.FINISHED:
+    if owed.replays[0] != END or record.status is not Status.FINISHED:
         return True
-    return group_open and owed.board_version is None
+    return owed.board_version is None
 
 
-async def deliver_replay(ctx: Context, record: GameRecord, flooded: Flooded) -> bool | None:
-    """Deliver the first owed replay item (see `due`); True once done, None when the group must
-    wait (`flooded` says so after a refused send)."""
+async def deliver_replay(ctx: Context, record: GameRecord, send_group: SendGroup) -> None:
+    """Deliver the first owed replay item (see `due`) through delivery's group send; struck off
+    once Telegram confirmed it or refused it for good (a passing failure keeps it owed)."""
     item = record.owed.replays[0]
-    sent: int | None
+
+    def struck(r: GameRecord) -> GameRecord:
+        return dataclasses.replace(r, owed=replay_done(r.owed, item))
+
+    chat, thread = record.chat_id, record.thread_id
     if item == END:
         await keep_archive(ctx, record)
         if record.status is not Status.FINISHED:
-            sent = 0
-        else:
-            text, keyboard = game_end_message(ctx, record)
-            sent = await ctx.sender.group_text(record.chat_id, record.thread_id, text, keyboard)
+            await ctx.strike(record.game_id, struck)
+            return
+        text, keyboard = game_end_message(record)
+
+        def send() -> Awaitable[Sent]:
+            return ctx.sender.group_text(chat, thread, text, keyboard)
+
     else:
         played = _ended_round(game_rounds(record.state, record.moves), item)
         data = None if played is None else ctx.animator.round_replay(played.views)
-        if data is None:
-            sent = 0  # nothing to show (moves not all known): given up
-        else:
-            caption = history_texts.round_caption(record.language, item)
-            sent = await ctx.sender.group_animation(record.chat_id, record.thread_id, data, caption)
-    if sent is None and await flooded(ctx, record.chat_id):
-        return None
-    await ctx.strike(
-        record.game_id, lambda r: dataclasses.replace(r, owed=replay_done(r.owed, item))
-    )
-    return True
+        if data is None:  # nothing to show (moves not all known), or too big: given up
+            await ctx.strike(record.game_id, struck)
+            return
+        gif, caption = data, history_texts.round_caption(record.language, item)
+
+        def send() -> Awaitable[Sent]:
+            return ctx.sender.group_animation(chat, thread, gif, caption)
+
+    await send_group(ctx, record, send, lambda _: struck, struck)
 
 
 def _ended_round(rounds: tuple[RoundReplay, ...], number: int) -> RoundReplay | None:
@@ -84,7 +93,7 @@ async def keep_archive(ctx: Context, record: GameRecord) -> None:
     await ctx.archives.keep(game, counted)
 
 
-def game_end_message(ctx: Context, record: GameRecord) -> tuple[str, Keyboard]:
+def game_end_message(record: GameRecord) -> tuple[str, Keyboard]:
     """The game-end message: the final scoreboard and winners, with "Same players again"."""
     state = record.state
     assert state is not None
@@ -153,8 +162,7 @@ async def replay_tap(
     caption = history_texts.replay_caption(game, lang, command.round, count)
     keyboard = history_texts.next_round_keyboard(game, lang, command.round, count)
     sent = await ctx.sender.group_animation(chat_id, thread_id, data, caption, keyboard)
-    if sent is None:
-        ctx.sender.take_retry_after()  # nothing stays owed: the button can be tapped again
+    if not sent.ok:  # nothing stays owed: the button can be tapped again
         return Toast(
             tr.pgettext("toast", "I cannot post in this group right now. Please try again soon."),
             alert=True,

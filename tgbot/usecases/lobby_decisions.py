@@ -28,10 +28,10 @@ from ..callback import (
 )
 from ..i18n import Language, Texts, texts
 from ..links import join_payload, start_link
-from ..outbox import END, owe
+from ..outbox import END, Owed, owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import Decision
-from .context import Person, Toast, gone
+from .context import Person, Toast, gone, player_language
 
 START_GRACE_SECONDS = 120  # after this, any joined player may start the lobby's game
 
@@ -140,10 +140,24 @@ def cancel(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     """The creator or an admin cancels the lobby or the game."""
     if not may_override(record, req):
         return _not_creator_or_admin(tr)
-    # A game dealt owes its archive (the group's history keeps cancelled games too).
-    owed = owe(record.owed, replays=[END]) if record.state is not None else record.owed
-    new = dataclasses.replace(record, status=Status.CANCELLED, updated_at=req.now, owed=owed)
+    new = dataclasses.replace(
+        record, status=Status.CANCELLED, updated_at=req.now, owed=cancelled_owed(record)
+    )
     return Decision(Outcome(Toast(tr.gettext("The game was cancelled.")), Then.CANCELLED), new)
+
+
+def cancelled_owed(record: GameRecord) -> Owed:
+    """What a cancelled game owes: the lobby says so (a game in play says it where people look,
+    at the bottom of the chat), and every player's live message says so too."""
+    said = texts(record.language).gettext("The game was cancelled.")
+    if record.state is None:
+        return dataclasses.replace(record.owed, lobby_text=said)
+    notes = [
+        (uid, texts(player_language(record, uid)).gettext("The game was cancelled."))
+        for uid in record.state.players
+    ]
+    # A game dealt also owes its archive (the group's history keeps cancelled games too).
+    return owe(record.owed, texts=[said], notes=notes, replays=[END])
 
 
 def _retime(
@@ -197,8 +211,21 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
         state=state,
         updated_at=req.now,
         turn_started_at=req.now,
-        owed=owe(record.owed, board_version=state.version, fresh=state.players),
     )
+    group = texts(record.language)
+    count = len(lobby.players)
+    started = group.ngettext(
+        "The game has started with {count} player. Good digging!",
+        "The game has started with {count} players. Good digging!",
+        count,
+        count=count,
+    )
+    anyone = req.now - record.created_at >= START_GRACE_SECONDS
+    said = presenter.lobby_text(new, record.language, can_anyone_start=anyone)
+    owed = owe(record.owed, board_version=state.version, fresh=state.players)
+    if record.messages.lobby is not None:
+        owed = dataclasses.replace(owed, lobby_text=said + "\n\n" + started)
+    new = dataclasses.replace(new, owed=owed)
     return Decision(Outcome(Toast(tr.pgettext("toast", "Done!")), Then.STARTED), new)
 
 

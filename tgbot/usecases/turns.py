@@ -94,8 +94,7 @@ def moved(
     """The record after `actor` played `action`, owing its announcements (texts and notes
     first), with the move added to the record's moves (for the archive and the replays)."""
     state = transition.state
-    assert record.state is not None
-    lines = (*record.moves, seat_move_text(record.state.players, actor, action))
+    lines = (*record.moves, seat_move_text(state.players, actor, action))  # seats never change
     deeds = {
         e.result.round: round_deeds(state, lines, e.result.round)
         for e in transition.events
