@@ -33,6 +33,7 @@ _MENU_SCOPES = (
     (Scope.PRIVATE, BotCommandScopeAllPrivateChats()),
 )
 SWEEP_SECONDS = 2.0  # how often deadlines are served and owed announcements retried
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")  # what the handlers read
 
 
 def build_application(

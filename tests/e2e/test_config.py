@@ -1,6 +1,7 @@
 """`saboteur-bot` as shipped: bad settings stop it with one line; its webhook checks the secret.
 
-Each test runs the console script in a subprocess, with an environment made from scratch.
+Its webhook also refuses junk with 400, and SIGTERM stops it cleanly. Each test runs the
+console script in a subprocess, with an environment made from scratch.
 """
 
 from __future__ import annotations
@@ -229,6 +230,9 @@ async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
                 assert not [m for m in state.messages(chat.id) if m.sender_id == state.bot.id]
 
                 headers = {**plain, "X-Telegram-Bot-Api-Secret-Token": SECRET}
+                junk = json.dumps({"update_id": 900_002, "message": "not a message"})
+                async with http.post(hook, data=junk, headers=headers) as response:
+                    assert response.status == 400  # not 500: Telegram would send it for ever
                 async with http.post(hook, data=body, headers=headers) as response:
                     assert response.status == 200
             lobby = await emu.wait_for_bot_message(chat.id, timeout=20)
@@ -236,11 +240,11 @@ async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
             sent = [m for m in state.messages(chat.id) if m.sender_id == state.bot.id]
             assert [m.message_id for m in sent] == [lobby.message_id], [shown(m) for m in sent]
             assert "Ann" in shown(lobby) and lobby.content.reply_markup
+            proc.terminate()  # SIGTERM: a clean stop
+            assert await asyncio.wait_for(proc.wait(), 30) == 0
+            assert state.webhook.url == hook, "the webhook stays set for the next process"
         finally:
-            proc.terminate()
-            try:
-                await asyncio.wait_for(proc.wait(), 15)
-            except TimeoutError:
+            if proc.returncode is None:
                 proc.kill()
                 await proc.wait()
             client = Redis.from_url(redis_url)
