@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     start_fonts(config)
     try:
-        from .app import check_services  # telegram, redis: only once the settings are sane
+        from .app import check_services  # telegram, then wait for redis: once settings are sane
 
         asyncio.run(check_services(config))
     except ConfigError as err:
