@@ -64,6 +64,7 @@ class WebhookServer:
         port: int,
         max_body: int = MAX_BODY_BYTES,
         read_seconds: float = READ_SECONDS,
+        linger_seconds: float = LINGER_SECONDS,
     ) -> None:
         self.bot = bot
         self.accept = accept
@@ -72,6 +73,7 @@ class WebhookServer:
         self.port = port  # 0 picks a free port; the bound one is here after `start`
         self.max_body = max_body
         self.read_seconds = read_seconds
+        self.linger_seconds = linger_seconds
         self._secret = secret.encode()
         self._runner: web.AppRunner | None = None
 
@@ -84,7 +86,7 @@ class WebhookServer:
             access_log=None,  # one line per update would drown the log
             handle_signals=False,
             shutdown_timeout=STOP_SECONDS,
-            lingering_time=LINGER_SECONDS,
+            lingering_time=self.linger_seconds,
         )
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)

@@ -68,7 +68,8 @@ async def lasting(client: Redis) -> dict[bytes, object]:
         ttl = await client.pttl(key)
         if ttl != -1 and ttl < 3_600_000:
             continue
-        kind = (await client.type(key)).decode()
+        raw = await client.type(key)
+        kind = raw.decode() if isinstance(raw, bytes) else raw
         if kind == "string":
             out[key] = await client.get(key)
         elif kind == "hash":

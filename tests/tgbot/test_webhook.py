@@ -22,6 +22,7 @@ SECRET = "webhook-test-secret_1"
 TOKEN = "7000000001:AAHemulatorTokenForLocalTestsOnly12"
 HUGE = 90 * 1024 * 1024  # the 90 MB bodies of the report
 ANSWER_SECONDS = 20.0  # only a guard against a hung test, never a measurement
+LINGER = 0.05  # how long a refused body's unread bytes are waited for before closing
 
 
 @dataclass
@@ -46,7 +47,13 @@ async def hook() -> AsyncIterator[Hook]:
         accepted.append(update)
 
     server = WebhookServer(
-        bot=Bot(TOKEN), accept=accept, secret=SECRET, path="hook", host="127.0.0.1", port=0
+        bot=Bot(TOKEN),
+        accept=accept,
+        secret=SECRET,
+        path="hook",
+        host="127.0.0.1",
+        port=0,
+        linger_seconds=LINGER,
     )
     await server.start()
     try:
