@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -35,6 +34,8 @@ _MENU_SCOPES = (
 )
 SWEEP_SECONDS = 2.0  # how often deadlines are served and owed announcements retried
 ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")  # what the handlers read
+_STOP_TICK = 0.2  # seconds between two cancellations of a sweeper that goes on
+_STOP_TRIES = 25
 
 
 def build_application(
@@ -144,12 +145,23 @@ async def _sweep_forever(service: GameService) -> None:
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
-    """Stop the sweeper, and wait until it has stopped (before Redis is closed)."""
-    task = app.bot_data.pop("sweeper", None)
-    if task is not None:
+    """Stop the sweeper, and wait until it has stopped (before Redis is closed).
+
+    A cancellation that lands inside a sweep can be swallowed by a library on the way (the
+    loop then goes on to its next sleep), so it is repeated until the task ends, a few seconds
+    at most.
+    """
+    task: asyncio.Task[None] | None = app.bot_data.pop("sweeper", None)
+    if task is None:
+        return
+    for _ in range(_STOP_TRIES):
         task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await asyncio.wait({task}, timeout=_STOP_TICK)
+        if task.done():
+            if not task.cancelled():
+                task.exception()  # retrieved: it ended on its own (it catches Exception)
+            return
+    log.warning("the sweeper did not stop within %.0f s", _STOP_TRIES * _STOP_TICK)
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -87,7 +87,11 @@ def _run(config: Config) -> None:
     if config.is_webhook:
         from .webhook import serve  # the bot's own webhook server (tgbot/webhook.py)
 
-        asyncio.run(serve(app, config, ALLOWED_UPDATES))
+        try:
+            asyncio.run(serve(app, config, ALLOWED_UPDATES))
+        except OSError as err:  # the address is taken, or not this machine's
+            where = f"{config.webhook_listen}:{config.webhook_port}"
+            fail(f"cannot serve the webhook on {where}: {err}", status=1)
     else:
         app.run_polling(allowed_updates=list(ALLOWED_UPDATES))
 

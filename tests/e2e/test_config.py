@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import sys
 import uuid
 from collections.abc import AsyncIterator, Mapping
@@ -181,6 +182,31 @@ async def test_a_redis_url_that_redis_cannot_read_stops_the_bot() -> None:
             environment(TELEGRAM_BOT_TOKEN=TOKEN, TELEGRAM_API_URL=emu.url, REDIS_URL=url)
         )
         assert_refused(result, "REDIS_URL", "hunter2", TOKEN.split(":")[1])
+
+
+async def test_a_webhook_port_in_use_stops_the_bot_with_one_line(redis_url: str) -> None:
+    """Another server holds WEBHOOK_PORT: status 1, one line naming the address."""
+    prefix = f"cfgtest-{uuid.uuid4().hex[:10]}"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with emulator() as emu:
+            env = environment(
+                TELEGRAM_BOT_TOKEN=TOKEN,
+                TELEGRAM_API_URL=emu.url,
+                REDIS_URL=redis_url,
+                REDIS_KEY_PREFIX=prefix,
+                WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
+                WEBHOOK_LISTEN="127.0.0.1",
+                WEBHOOK_PORT=str(port),
+                WEBHOOK_SECRET=SECRET,
+            )
+            status, out, err = await run_script(env)
+    lines = err.splitlines()
+    assert (status, out) == (1, ""), (status, err)
+    assert lines[-1].startswith("saboteur-bot: cannot serve the webhook on 127.0.0.1:"), err
+    assert str(port) in lines[-1] and "Traceback" not in err and SECRET not in err
 
 
 async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
