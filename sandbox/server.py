@@ -36,9 +36,9 @@ DEFAULT_PORT = 8080
 HOST = "127.0.0.1"
 STATIC_DIR = Path(__file__).with_name("static")
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
-# The sandbox reads only these two; a bot's token or webhook settings are no business of it.
+# The sandbox reads only these; a bot's token or webhook settings are no business of it.
 PROG = "saboteur-bot sandbox"
-SANDBOX_VARIABLES = ("REDIS_URL", "BOT_LANGUAGE", "LOG_LEVEL", "FONT_DIR")
+SANDBOX_VARIABLES = ("REDIS_URL", "REDIS_TIMEOUT_SECONDS", "BOT_LANGUAGE", "LOG_LEVEL", "FONT_DIR")
 
 
 class SandboxEmulator(BotApiEmulator):
@@ -166,7 +166,7 @@ async def serve(port: int, environ: Mapping[str, str]) -> None:
     """Run the sandbox until Ctrl-C or SIGTERM."""
     config = sandbox_config(environ)
     redis_url = (environ.get("REDIS_URL") or "").strip() or None
-    store = open_store(config.redis_url if redis_url else None)
+    store = open_store(config.redis_url if redis_url else None, config.redis_timeout)
     print(store.announcement, flush=True)
     sandbox = Sandbox(config, store, port=port)
     stopping = asyncio.Event()

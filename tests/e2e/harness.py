@@ -19,11 +19,12 @@ from telegram.ext import Application
 from emulator import EmulatorState, Faults, ManualClock, Message, RateLimits, User
 from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
-from tgbot.app import build_application
+from tgbot.app import ALLOWED_UPDATES, build_application
 from tgbot.config import Config
 from tgbot.records import GameRecord
 from tgbot.redis_store import RedisStore
 from tgbot.updates import ChatOrderedProcessor
+from tgbot.webhook import WebhookServer, open_webhook
 
 SECRET = "e2e-secret-token"
 
@@ -76,6 +77,7 @@ class World:
     timeout: float | None = None  # the bot's Bot API timeouts (seconds), if not PTB's
     emu: BotApiEmulator | None = None
     app: Application | None = None  # type: ignore[type-arg]
+    hook: WebhookServer | None = None
     _forged: int = 0
 
     @property
@@ -121,20 +123,13 @@ class World:
         )
         await self.app.initialize()
         await self.app.start()
-        assert self.app.updater is not None
-        await self.app.updater.start_webhook(
-            listen="127.0.0.1",
-            port=port,
-            url_path="hook",
-            secret_token=SECRET,
-            webhook_url=config.webhook_url,
-        )
+        self.hook = await open_webhook(self.app, config, ALLOWED_UPDATES)
 
     async def stop(self) -> None:
         """Stop the bot and the emulator."""
+        if self.hook is not None:
+            await self.hook.stop()
         if self.app is not None:
-            assert self.app.updater is not None
-            await self.app.updater.stop()
             await self.app.stop()
             await self.app.shutdown()
         if self.emu is not None:
