@@ -69,6 +69,7 @@ def build_application(
         clock=clock,
         seeds=seeds,
         default_language=config.language,
+        computer_pause=config.computer_pause,
     )
     Handlers(service).install(app)
     app.bot_data["redis"] = client

@@ -63,7 +63,8 @@ async def open_link(ctx: Context, person: Person, payload: str | None) -> None:
         return
     hello = tr.gettext(
         "Hi! I run games of Saboteur in groups.\n"
-        "Add me to a group and type /new there. Your cards will come to this chat."
+        "Add me to a group and type /new there. Your cards will come to this chat.\n"
+        "Or type /practice to play against computer players right here."
     )
     await ctx.sender.private_text(person.user_id, hello)
 
@@ -144,7 +145,7 @@ def _respond(
     except IllegalAction as err:
         text = tr.pgettext("toast", "Not allowed: {reason}", reason=reason_text(tr, err.reason))
         return Decision(TapOutcome(Toast(text, alert=True)))
-    new = moved(record, transition, seat.player, now)
+    new = moved(record, transition, seat.player, now, action=outcome.action)
     done = Toast(tr.pgettext("toast", "Done!"))
     return Decision(TapOutcome(done, After.MOVED, before=state.version), new)
 
