@@ -10,7 +10,7 @@ import pytest
 from ai import Level
 from engine import Edition, Phase, current_player, player_view
 from tgbot import computer
-from tgbot.callback import SetEdition, SetTurnLimit, StartGame
+from tgbot.callback import SetEdition, SetTurnLimit, ShowHand, StartGame
 from tgbot.i18n import Language
 from tgbot.records import GameRecord, Status, record_from_json, record_to_json
 
@@ -242,3 +242,25 @@ async def test_a_reminder_or_timeout_on_a_computer_s_turn_does_nothing() -> None
         await table.service.handle_deadline(f"{gid}:{before.state.version}:{kind}")
     assert await table.record(gid) == before
     _nothing_sent_to_computers(table, before)
+
+
+async def test_a_computer_s_turn_lost_with_a_process_is_resumed_by_board_or_a_tap(
+    table: Table,
+) -> None:
+    """A process that claimed a computer's turn and died leaves no deadline: /board, or any
+    tap of a person's hand, owes it again, and the computer moves once."""
+    gid = await table.start_with_computers((ANN, BOB), 1, Level.RANDOM)
+    for resume in ("board", "tap"):
+        while await table.to_act(gid) > 0:
+            await table.discard(gid)
+        version = (await table.state(gid)).version
+        table.deadlines.due.clear()  # claimed by a process that died
+        await table.service.sweep()
+        assert (await table.state(gid)).version == version
+        if resume == "board":
+            await table.service.repost_board(place())
+        else:
+            await table.hand_tap(ANN, ShowHand(gid, version))
+        assert list(table.deadlines.due) == [f"{gid}:{version}:computer"]
+        await table.service.sweep()
+        assert (await table.state(gid)).version == version + 1

@@ -20,7 +20,7 @@ from ..store import ContentionError, Decision
 from .context import Context, Person, Place, Toast, contended, gone, invalid_button, no_game
 from .lobby import join, post_lobby
 from .screens import refresh_private, show
-from .turns import after_move, moved, schedule
+from .turns import after_move, moved, resume, schedule
 
 
 class After(Enum):
@@ -167,6 +167,8 @@ async def hand_tap(
     outcome, record = done.result, done.record
     if record is not None:
         await _follow(ctx, record, outcome, person.user_id, message_id)
+        if outcome.after is not After.MOVED:
+            await resume(ctx, record)  # a tap while the game plays by itself keeps it going
     return outcome.toast
 
 
@@ -199,6 +201,7 @@ async def repost_board(ctx: Context, place: Place) -> None:
     await ctx.change(
         record.game_id, lambda r: dataclasses.replace(r, owed=owe(r.owed, board_version=version))
     )
+    await resume(ctx, record)
     await ctx.deliver(record.game_id)
 
 

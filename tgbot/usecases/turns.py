@@ -141,6 +141,19 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
     )
 
 
+async def resume(ctx: Context, record: GameRecord) -> None:
+    """A turn the game plays by itself (a computer player's, or an absent player's) is owed its
+    deadline again: a process that died after claiming it would otherwise leave the game
+    waiting. Harmless when it is pending or being served (the move is made once)."""
+    state = record.state
+    if state is None or record.status is not Status.PLAYING:
+        return
+    player = current_player(state)
+    if player is None or not (is_computer_id(player) or player in record.automatic):
+        return
+    await schedule(ctx, record, None)
+
+
 async def unschedule(ctx: Context, record: GameRecord) -> None:
     """Drop the pending deadlines of a game that stopped (cancelled, expired, bot removed)."""
     members = [_expiry_member(record, record.lobby.revision)]
