@@ -107,6 +107,15 @@ async def test_forged_practice_buttons_are_refused_and_change_nothing(table: Tab
     assert await table.record(gid) == before
 
 
+async def test_a_practice_game_in_play_takes_no_time_limit(table: Table) -> None:
+    gid = await _started(table)
+    before = await table.record(gid)
+    command = SetTurnLimit(gid, before.lobby.revision, 1)
+    toast = await table.service.tap(person(ANN), command, ANN, None)
+    assert toast.alert and toast.text == "This button is not valid."
+    assert await table.record(gid) == before
+
+
 async def test_nobody_joins_someone_else_s_practice_game(table: Table) -> None:
     gid = await _practice(table)
     await table.service.open_link(person(BOB), join_payload(gid))

@@ -105,6 +105,8 @@ def decide_tap(req: Request) -> Decide:
         if req.chat_id is not None and req.chat_id != record.chat_id:
             return _answer(tr.pgettext("toast", "These buttons are not yours."), alert=True)
         command = req.command
+        if record.is_practice and not isinstance(command, PRACTICE_COMMANDS):
+            return Decision(Outcome(invalid_button(tr)))  # not on a practice game's set-up
         if isinstance(command, CancelGame):
             return cancel(record, req, tr)
         if isinstance(command, SetTurnLimit) and record.status is Status.PLAYING:
@@ -114,8 +116,6 @@ def decide_tap(req: Request) -> Decide:
         if not req.by_command and command.version != record.lobby.revision:
             text = tr.pgettext("toast", "That button was out of date; the lobby has been updated.")
             return Decision(Outcome(Toast(text), Then.REDRAW))
-        if record.is_practice and not isinstance(command, PRACTICE_COMMANDS):
-            return Decision(Outcome(invalid_button(tr)))  # not on a practice game's set-up
         if isinstance(command, JoinGame):
             # Joining goes through the private chat, so the bot can send the cards there.
             url = start_link(req.bot_username, join_payload(record.game_id))
