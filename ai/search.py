@@ -6,6 +6,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from engine import board as bd
 from engine.actions import Action, Discard, UseMap
 from engine.cards import CARDS, Card
 from engine.errors import IllegalAction
@@ -138,7 +139,7 @@ def outcome_value(role: Role, winners: Sequence[Side], crystals: int) -> float:
 
 
 def _crystals(state: GameState) -> int:
-    return sum(1 for c in state.maze.values() if CARDS[Card(c >> 1)].crystal)
+    return sum(1 for c in state.maze.values() if CARDS[bd.card_of(c)].crystal)
 
 
 # A logistic fit of "the gold is reached" on positions of heuristic-only rounds (base 4, 5, 7, 9

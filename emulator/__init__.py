@@ -2,6 +2,7 @@
 
 from emulator.clock import Clock, ManualClock
 from emulator.errors import ApiError, SimulationError
+from emulator.faults import FaultLog, Faults, InjectedFault
 from emulator.limits import RateLimits
 from emulator.model import CallbackQuery, Chat, ChatType, MemberStatus, Message, User
 from emulator.server import BotApiEmulator
@@ -16,6 +17,9 @@ __all__ = [
     "ChatType",
     "Clock",
     "EmulatorState",
+    "FaultLog",
+    "Faults",
+    "InjectedFault",
     "ManualClock",
     "MemberStatus",
     "Message",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 
+from emulator.faults import Faults
 from emulator.server import BotApiEmulator
 from emulator.state import DEFAULT_TOKEN, EmulatorState
 
@@ -20,12 +22,30 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-privacy", action="store_true", help="let the bot see every group message"
     )
+    parser.add_argument(
+        "--faults",
+        type=_faults,
+        default=Faults(),
+        metavar="JSON",
+        help='a fault plan, as POST /_emu/faults takes it: \'{"seed": 1, "share": 0.1}\'',
+    )
     args = parser.parse_args(argv)
     state = EmulatorState(
         token=args.token, bot_username=args.bot_username, privacy_mode=not args.no_privacy
     )
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(BotApiEmulator(state, host=args.host, port=args.port)))
+        emulator = BotApiEmulator(state, host=args.host, port=args.port, faults=args.faults)
+        asyncio.run(_serve(emulator))
+
+
+def _faults(text: str) -> Faults:
+    try:
+        body = json.loads(text)
+        if not isinstance(body, dict):
+            raise ValueError("the fault plan must be a JSON object")
+        return Faults.from_json(body)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 async def _serve(emulator: BotApiEmulator) -> None:

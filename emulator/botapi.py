@@ -472,29 +472,29 @@ def _photo(state: EmulatorState, params: Params, reference: object) -> Photo:
     return state.photo_by_file_id(reference)
 
 
-METHODS: dict[str, Method] = {
-    name.lower(): method
-    for name, method in {
-        "getMe": get_me,
-        "setWebhook": set_webhook,
-        "deleteWebhook": delete_webhook,
-        "getWebhookInfo": get_webhook_info,
-        "getUpdates": get_updates,
-        "sendMessage": send_message,
-        "sendPhoto": send_photo,
-        "sendChatAction": send_chat_action,
-        "editMessageText": edit_message_text,
-        "editMessageCaption": edit_message_caption,
-        "editMessageMedia": edit_message_media,
-        "editMessageReplyMarkup": edit_message_reply_markup,
-        "deleteMessage": delete_message,
-        "answerCallbackQuery": answer_callback_query,
-        "getChat": get_chat,
-        "getChatMember": get_chat_member,
-        "getChatAdministrators": get_chat_administrators,
-        "setMyCommands": set_my_commands,
-        "getMyCommands": get_my_commands,
-        "deleteMyCommands": delete_my_commands,
-        "getFile": get_file,
-    }.items()
+_BY_NAME: dict[str, Method] = {
+    "getMe": get_me,
+    "setWebhook": set_webhook,
+    "deleteWebhook": delete_webhook,
+    "getWebhookInfo": get_webhook_info,
+    "getUpdates": get_updates,
+    "sendMessage": send_message,
+    "sendPhoto": send_photo,
+    "sendChatAction": send_chat_action,
+    "editMessageText": edit_message_text,
+    "editMessageCaption": edit_message_caption,
+    "editMessageMedia": edit_message_media,
+    "editMessageReplyMarkup": edit_message_reply_markup,
+    "deleteMessage": delete_message,
+    "answerCallbackQuery": answer_callback_query,
+    "getChat": get_chat,
+    "getChatMember": get_chat_member,
+    "getChatAdministrators": get_chat_administrators,
+    "setMyCommands": set_my_commands,
+    "getMyCommands": get_my_commands,
+    "deleteMyCommands": delete_my_commands,
+    "getFile": get_file,
 }
+# The methods as the Bot API spells them, and by their lower-case names for look-ups.
+METHOD_NAMES: tuple[str, ...] = tuple(_BY_NAME)
+METHODS: dict[str, Method] = {name.lower(): method for name, method in _BY_NAME.items()}

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from emulator.errors import SimulationError
+from emulator.faults import Faults
 from emulator.model import Chat, Content, Message
 from emulator.photos import image_type
 from emulator.state import EmulatorState
@@ -32,6 +33,10 @@ def add_control_routes(app: web.Application, emulator: BotApiEmulator) -> None:
         ("GET", "/_emu/wait", control.wait),
         ("POST", "/_emu/settings", control.settings),
         ("GET", "/_emu/updates", control.updates),
+        ("GET", "/_emu/faults", control.get_faults),
+        ("POST", "/_emu/faults", control.set_faults),
+        ("POST", "/_emu/faults/force", control.force_fault),
+        ("DELETE", "/_emu/faults/log", control.clear_fault_log),
         ("POST", "/_emu/users", control.create_user),
         ("POST", _USER + "/start", control.start_bot),
         ("POST", _USER + "/open_link", control.open_link),
@@ -189,6 +194,54 @@ class _Control:
 
     async def updates(self, request: web.Request) -> web.Response:
         return _ok(self.state.update_log)
+
+    def _faults_view(self) -> JsonDict:
+        emulator = self.emulator
+        return {
+            "faults": emulator.faults.to_json(),
+            "affected_methods": sorted(emulator.faults.affected_methods),
+            "forced": [forced.to_json() for forced in emulator.forced_faults],
+            "log": emulator.fault_log.to_json(),
+            "in_flight": emulator.in_flight,
+            "max_in_flight": emulator.max_in_flight,
+            "delayed": emulator.delayed,
+            "max_delayed": emulator.max_delayed,
+        }
+
+    async def get_faults(self, request: web.Request) -> web.Response:
+        return _ok(self._faults_view())
+
+    async def set_faults(self, request: web.Request) -> web.Response:
+        try:
+            self.emulator.faults = Faults.from_json(await _body(request))
+        except (TypeError, ValueError) as error:
+            raise SimulationError(str(error)) from None
+        return _ok(self._faults_view())
+
+    async def force_fault(self, request: web.Request) -> web.Response:
+        body = await _body(request)
+        method = body.get("method")
+        chat_id = body.get("chat_id")
+        if method is not None and not isinstance(method, str):
+            raise SimulationError("method must be a string")
+        if chat_id is not None and not isinstance(chat_id, str):
+            chat_id = _int(body, "chat_id")
+        try:
+            self.emulator.force_fault(
+                _str(body, "kind"),
+                method=method,
+                chat_id=chat_id,
+                times=_int(body, "times") if "times" in body else 1,
+            )
+        except ValueError as error:
+            raise SimulationError(str(error)) from None
+        return _ok(self._faults_view())
+
+    async def clear_fault_log(self, request: web.Request) -> web.Response:
+        self.emulator.fault_log.clear()
+        self.emulator.max_in_flight = self.emulator.in_flight
+        self.emulator.max_delayed = self.emulator.delayed
+        return _ok(self._faults_view())
 
     async def create_user(self, request: web.Request) -> web.Response:
         body = await _body(request)

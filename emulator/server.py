@@ -15,6 +15,21 @@ from aiohttp import web
 from emulator import botapi, errors
 from emulator.control import add_control_routes
 from emulator.errors import ApiError, bad_request
+from emulator.faults import (
+    ERROR_500,
+    ERROR_502,
+    RESET,
+    RESET_AFTER,
+    SLOW,
+    STORM_429,
+    TIMEOUT_AFTER,
+    TIMEOUT_BEFORE,
+    FaultInjector,
+    FaultLog,
+    Faults,
+    ForcedFault,
+    InjectedFault,
+)
 from emulator.model import CallbackQuery, Message, WebhookConfig
 from emulator.params import Params, UploadedFile
 from emulator.photos import image_type
@@ -26,6 +41,13 @@ T = TypeVar("T")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_POLL_SECONDS = 50.0
 MAX_REQUEST_BYTES = 50 * 1024 * 1024
+NO_RESPONSE = 444
+# What the front proxy of api.telegram.org answers when the Bot API server behind it is away.
+BAD_GATEWAY_PAGE = (
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+    "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n"
+    "</body>\r\n</html>\r\n"
+)
 
 
 class BotKwargs(TypedDict):
@@ -48,6 +70,7 @@ class BotApiEmulator:
         webhook_retry_delay: float = 1.0,
         webhook_timeout: float = 10.0,
         duplicate_webhook_deliveries: bool = False,
+        faults: Faults | None = None,
     ) -> None:
         self.state = state or EmulatorState()
         self.host = host
@@ -56,6 +79,14 @@ class BotApiEmulator:
         self.webhook_timeout = webhook_timeout
         self.duplicate_webhook_deliveries = duplicate_webhook_deliveries
         self.webhook_attempts = 0
+        # Bot API requests being handled right now, and the most at once (getUpdates left out).
+        self.in_flight = 0
+        self.max_in_flight = 0
+        # Calls waiting out the plan's latency right now, and the most at once.
+        self.delayed = 0
+        self.max_delayed = 0
+        self._injector = FaultInjector(faults or Faults(), self.state.now)
+        self._stopping = asyncio.Event()
         self._changed = asyncio.Event()
         self._poll_generation = 0
         self._closing = False
@@ -91,6 +122,7 @@ class BotApiEmulator:
     async def start(self) -> None:
         """Serve on `host:port` (port 0 picks a free port) and start webhook delivery."""
         self._closing = False
+        self._stopping.clear()
         self._runner = web.AppRunner(self.make_app(), shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
@@ -102,6 +134,7 @@ class BotApiEmulator:
     async def stop(self) -> None:
         """Stop serving; pending long polls return at once."""
         self._closing = True
+        self._stopping.set()  # ends hanging faults, so that shutdown does not wait for them
         self._wake()
         if self._delivery is not None:
             self._delivery.cancel()
@@ -126,6 +159,41 @@ class BotApiEmulator:
         traceback: TracebackType | None,
     ) -> None:
         await self.stop()
+
+    # -- faults --------------------------------------------------------------------------------
+
+    @property
+    def faults(self) -> Faults:
+        """The fault plan in force; setting one restarts its draws and ends 429 storms."""
+        return self._injector.plan
+
+    @faults.setter
+    def faults(self, plan: Faults) -> None:
+        self._injector.plan = plan
+
+    @property
+    def fault_log(self) -> FaultLog:
+        """Every fault injected so far, with counters."""
+        return self._injector.log
+
+    @property
+    def forced_faults(self) -> list[ForcedFault]:
+        """The forced faults not used up yet."""
+        return self._injector.forced
+
+    def force_fault(
+        self,
+        kind: str,
+        *,
+        method: str | None = None,
+        chat_id: int | str | None = None,
+        times: int = 1,
+    ) -> ForcedFault:
+        """Give the next `times` calls of `method` to `chat_id` the fault `kind`.
+
+        No `chat_id`: any chat; no `method`: any method the plan could fault (not getMe,
+        getUpdates... by default); a method named is faulted whatever the plan."""
+        return self._injector.force(kind, method=method, chat_id=chat_id, times=times)
 
     # -- waiting for the bot -----------------------------------------------------------------
 
@@ -179,18 +247,87 @@ class BotApiEmulator:
     # -- Bot API -------------------------------------------------------------------------------
 
     async def _handle_bot_api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        counted = method.lower() != "getupdates"
+        if counted:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
             if request.match_info["token"] != self.state.token:
                 raise errors.unauthorized()
             params = await _read_params(request)
-            method = request.match_info["method"]
+            if self._injector.engaged():
+                return await self._with_faults(request, method, params)
+            return await self._answer(method, params)
+        except ApiError as error:
+            return _error_response(error)
+        finally:
+            if counted:
+                self.in_flight -= 1
+
+    async def _answer(
+        self, method: str, params: Params, fault: InjectedFault | None = None
+    ) -> web.Response:
+        """Carry the call out and build its answer (noting the outcome in `fault`)."""
+        try:
             if method.lower() == "getupdates":
                 result: object = await self._long_poll(params)
             else:
                 result = botapi.call(self.state, method, params)
         except ApiError as error:
-            return web.json_response(error.to_json(), status=error.error_code)
+            if fault is not None:
+                fault.refused(error)
+            return _error_response(error)
+        if fault is not None:
+            fault.carried(result, params)
         return web.json_response({"ok": True, "result": result})
+
+    async def _with_faults(self, request: web.Request, method: str, params: Params) -> web.Response:
+        """Answer one call under the fault plan: latency first, then the fault drawn, if any."""
+        plan = self._injector.plan
+        fault = self._injector.decide(method, params)
+        latency = self._injector.latency_seconds()
+        # Half the latency on the way in, half on the way out.
+        if latency > 0:
+            self.delayed += 1
+            self.max_delayed = max(self.max_delayed, self.delayed)
+            try:
+                await self._pause(latency / 2)
+            finally:
+                self.delayed -= 1
+        kind = None if fault is None else fault.kind
+        if kind is None:
+            response = await self._answer(method, params)
+        elif kind == ERROR_500:
+            response = _error_response(ApiError(500, "Internal Server Error"))
+        elif kind == ERROR_502:
+            response = web.Response(status=502, text=BAD_GATEWAY_PAGE, content_type="text/html")
+        elif kind == STORM_429:
+            assert fault is not None and fault.retry_after is not None
+            response = _error_response(errors.too_many_requests(fault.retry_after))
+        elif kind == RESET:
+            return _drop(request)
+        elif kind == TIMEOUT_BEFORE:
+            await self._pause(plan.hang_seconds)
+            return _drop(request)
+        else:
+            response = await self._answer(method, params, fault)
+            if kind == TIMEOUT_AFTER:
+                await self._pause(plan.hang_seconds)
+                return _drop(request)
+            if kind == RESET_AFTER:
+                return _drop(request)
+            assert kind == SLOW, kind
+            await self._pause(plan.slow_seconds)
+        await self._pause(latency / 2)
+        return response
+
+    async def _pause(self, seconds: float) -> None:
+        """Sleep for `seconds`, or less if the emulator stops meanwhile."""
+        if seconds <= 0 or self._stopping.is_set():
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), seconds)
 
     async def _long_poll(self, params: Params) -> list[JsonDict]:
         timeout = min(max(params.number("timeout") or 0.0, 0.0), MAX_POLL_SECONDS)
@@ -262,6 +399,19 @@ class BotApiEmulator:
             return "Read timeout expired"
         except aiohttp.ClientError:
             return "Connection refused"
+
+
+def _error_response(error: ApiError) -> web.Response:
+    return web.json_response(error.to_json(), status=error.error_code)
+
+
+def _drop(request: web.Request) -> web.Response:
+    """Close the connection with no answer; aiohttp then fails to write the (unused) response.
+
+    Its status, 444, is nginx's "closed without a response", for the access log only."""
+    if request.transport is not None:
+        request.transport.abort()
+    return web.Response(status=NO_RESPONSE)
 
 
 def _phrase(response: aiohttp.ClientResponse) -> str:

@@ -402,7 +402,7 @@ def _placements(state: GameState, tunnels: list[Card]) -> Iterable[PlaceTunnel]:
             if fitting is None:
                 must_open, must_closed = key
                 fitting = [
-                    (card, bool(c & 1))
+                    (card, bd.is_rotated(c))
                     for card, codes in plain
                     for c in codes
                     if bd.fits(c, must_open, must_closed)
@@ -417,7 +417,7 @@ def _placements(state: GameState, tunnels: list[Card]) -> Iterable[PlaceTunnel]:
             for card in ladders:
                 for c in bd.OFFERED[card]:
                     if bd.fits(c, must_open, must_closed):
-                        yield PlaceTunnel(card, at, bool(c & 1))
+                        yield PlaceTunnel(card, at, bd.is_rotated(c))
 
 
 def _ladder_cells(state: GameState) -> list[Coord]:

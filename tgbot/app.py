@@ -21,10 +21,12 @@ from .dedupe import UpdateLedger
 from .handlers import Handlers
 from .i18n import LANGUAGES, Language, texts
 from .lease import RedisLease
+from .posts import RedisPosts
 from .redis_store import RedisStore
 from .scheduler import DeadlineIndex
 from .service import GameService
 from .telegram_io import Sender
+from .updates import ChatOrderedProcessor
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +48,7 @@ def build_application(
 ) -> Application:  # type: ignore[type-arg]
     """A ready-to-run python-telegram-bot Application for this configuration."""
     assert config.token is not None, "a token is needed"
-    b = builder or Application.builder()
+    b = builder or Application.builder().concurrent_updates(ChatOrderedProcessor())
     app = (
         b.token(config.token)
         .base_url(config.base_url)
@@ -59,7 +61,8 @@ def build_application(
     client = redis if redis is not None else Redis.from_url(config.redis_url)
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
-    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock)
+    posts = RedisPosts(client, prefix=prefix)
+    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock, posts)
     service = GameService(
         store,
         sender,

@@ -1,7 +1,7 @@
 """A sender that records what would be sent, for use-case tests: the `tgbot.ports.Sender` port.
 
-Every message gets a new id; blocked users, moved groups, admins and a flood budget
-can be set up to see how the use cases cope.
+Every message gets a new id; blocked users, moved groups, admins, a flood budget and failures
+of any kind (`fail`) can be set up to see how the use cases cope.
 """
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .ports import Budget, Keyboard
+from .memory_ports import MemoryPosts
+from .ports import DONE, Budget, Fate, Keyboard, Posts, Sent
 
 
 @dataclass(slots=True)
-class Sent:
+class Message:
     """One message as it stands: where, what kind, its text or caption, its keyboard."""
 
     chat_id: int
@@ -27,6 +28,19 @@ class Sent:
     edits: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A failure set up for the next calls of one kind ("group_photo", "delete", ...).
+
+    `carried_out`: Telegram did it all the same (a timeout after the fact: Fate.UNKNOWN).
+    """
+
+    call: str
+    fate: Fate
+    carried_out: bool = False
+    retry_after: float | None = None
+
+
 @dataclass
 class FakeSender:
     """Records every call; answers as Telegram would for the situation set up."""
@@ -36,111 +50,156 @@ class FakeSender:
     blocked: set[int] = field(default_factory=set)  # chats that refuse the bot (blocked, kicked)
     moved: dict[int, int] = field(default_factory=dict)  # group -> supergroup, not followed yet
     budget: Budget | None = None
+    posts: Posts = field(default_factory=MemoryPosts)
     clock: Callable[[], float] = lambda: 0.0
-    migrations: dict[int, int] = field(default_factory=dict)
-    messages: list[Sent] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
     calls: list[str] = field(default_factory=list)
-    _retry_after: float | None = None
+    answers: list[tuple[str, str, bool, str | None]] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
-    def take_retry_after(self) -> float | None:
-        """The retry_after of the last refused group send, if any (then cleared)."""
-        value, self._retry_after = self._retry_after, None
-        return value
+    def fail(
+        self,
+        call: str,
+        fate: Fate,
+        *,
+        times: int = 1,
+        carried_out: bool = False,
+        retry_after: float | None = None,
+    ) -> None:
+        """Let the next `times` calls of this kind fail so."""
+        self.failures += [Failure(call, fate, carried_out, retry_after)] * times
 
-    def _new(
+    def _failure(self, call: str) -> Failure | None:
+        self.calls.append(call)
+        for i, failure in enumerate(self.failures):
+            if failure.call == call:
+                del self.failures[i]
+                return failure
+        return None
+
+    async def _new(
         self, chat_id: int, kind: str, text: str, keyboard: Keyboard | None, thread: int | None
-    ) -> int:
-        sent = Sent(chat_id, next(self._ids), kind, text, keyboard or None, thread)
+    ) -> Sent:
+        sent = Message(chat_id, next(self._ids), kind, text, keyboard or None, thread)
         self.messages.append(sent)
-        return sent.message_id
+        await self.posts.confirm(chat_id, sent.message_id)
+        return Sent(Fate.DONE, message_id=sent.message_id)
 
-    async def _group_open(self, chat_id: int) -> bool:
+    async def _send(
+        self,
+        call: str,
+        chat_id: int,
+        kind: str,
+        text: str,
+        keyboard: Keyboard | None,
+        thread: int | None,
+    ) -> Sent:
+        failure = self._failure(call)
+        if failure is not None:
+            if failure.carried_out:  # done, but the answer was lost
+                self.messages.append(
+                    Message(chat_id, next(self._ids), kind, text, keyboard or None, thread)
+                )
+            return Sent(failure.fate, retry_after=failure.retry_after, detail="set up to fail")
         if chat_id in self.blocked:
-            return False
+            return Sent(Fate.BLOCKED if chat_id > 0 else Fate.GONE, detail="blocked")
         if chat_id in self.moved:
-            self.migrations[chat_id] = self.moved[chat_id]
-            return False
-        if self.budget is not None:
+            return Sent(Fate.MOVED, new_chat=self.moved[chat_id])
+        if chat_id < 0 and self.budget is not None:
             wait = await self.budget.take(chat_id, self.clock())
             if wait > 0:
-                self._retry_after = wait
-                return False
-        return True
+                return Sent(Fate.RETRY, retry_after=wait, detail="budget")
+        return await self._new(chat_id, kind, text, keyboard, thread)
 
     async def group_text(
         self, chat_id: int, thread_id: int | None, text: str, keyboard: Keyboard | None = None
-    ) -> int | None:
+    ) -> Sent:
         """Post a text in a group, unless it moved or its budget is spent."""
-        self.calls.append("group_text")
-        if not await self._group_open(chat_id):
-            return None
-        return self._new(chat_id, "text", text, keyboard, thread_id)
+        return await self._send("group_text", chat_id, "text", text, keyboard, thread_id)
 
     async def group_photo(
         self, chat_id: int, thread_id: int | None, png: bytes, caption: str
-    ) -> int | None:
+    ) -> Sent:
         """Post a photo in a group, unless it moved or its budget is spent."""
-        self.calls.append("group_photo")
-        if not await self._group_open(chat_id):
-            return None
-        return self._new(chat_id, "photo", caption, None, thread_id)
+        return await self._send("group_photo", chat_id, "photo", caption, None, thread_id)
 
-    async def private_text(self, user_id: int, text: str) -> int | None:
+    async def private_text(self, user_id: int, text: str, keyboard: Keyboard | None = None) -> Sent:
         """Send a text to a user, unless they blocked the bot."""
-        self.calls.append("private_text")
-        return None if user_id in self.blocked else self._new(user_id, "text", text, None, None)
+        return await self._send("private_text", user_id, "text", text, keyboard, None)
 
     async def private_photo(
         self, user_id: int, png: bytes, caption: str, keyboard: Keyboard
-    ) -> int | None:
+    ) -> Sent:
         """Send a photo to a user, unless they blocked the bot."""
-        self.calls.append("private_photo")
-        if user_id in self.blocked:
-            return None
-        return self._new(user_id, "photo", caption, keyboard, None)
+        return await self._send("private_photo", user_id, "photo", caption, keyboard, None)
 
-    def _live(self, chat_id: int, message_id: int, kind: str) -> Sent | None:
+    def _live(self, chat_id: int, message_id: int, kind: str | None = None) -> Message | None:
         for sent in self.messages:
             if sent.chat_id == chat_id and sent.message_id == message_id and not sent.deleted:
-                return sent if sent.kind == kind else None
+                return sent if kind is None or sent.kind == kind else None
         return None
 
     async def edit_photo(
         self, chat_id: int, message_id: int, png: bytes, caption: str, keyboard: Keyboard
-    ) -> bool:
-        """Edit a live photo message; False if it is gone (or not a photo)."""
-        self.calls.append("edit_photo")
-        return self._edit(self._live(chat_id, message_id, "photo"), caption, keyboard)
+    ) -> Sent:
+        """Edit a live photo message; GONE if it is gone (or not a photo)."""
+        return self._edit("edit_photo", self._live(chat_id, message_id, "photo"), caption, keyboard)
 
     async def edit_text(
         self, chat_id: int, message_id: int, text: str, keyboard: Keyboard | None
-    ) -> bool:
-        """Edit a live text message; False if it is gone (or not a text)."""
-        self.calls.append("edit_text")
-        return self._edit(self._live(chat_id, message_id, "text"), text, keyboard)
+    ) -> Sent:
+        """Edit a live text message; GONE if it is gone (or not a text)."""
+        return self._edit("edit_text", self._live(chat_id, message_id, "text"), text, keyboard)
 
-    def _edit(self, sent: Sent | None, text: str, keyboard: Keyboard | None) -> bool:
+    def _edit(self, call: str, sent: Message | None, text: str, keyboard: Keyboard | None) -> Sent:
+        failure = self._failure(call)
+        if failure is not None:
+            if failure.carried_out and sent is not None:
+                sent.text, sent.keyboard, sent.edits = text, keyboard or None, sent.edits + 1
+            return Sent(failure.fate, retry_after=failure.retry_after, detail="set up to fail")
         if sent is None:
-            return False
+            return Sent(Fate.GONE, detail="message to edit not found")
+        if sent.chat_id in self.blocked:
+            return Sent(Fate.BLOCKED if sent.chat_id > 0 else Fate.GONE, detail="blocked")
         sent.text, sent.keyboard, sent.edits = text, keyboard or None, sent.edits + 1
-        return True
+        return DONE
 
-    async def delete(self, chat_id: int, message_id: int) -> bool:
-        """Delete a message; False if it is already gone."""
-        self.calls.append("delete")
-        for kind in ("text", "photo"):
-            sent = self._live(chat_id, message_id, kind)
-            if sent is not None:
+    async def delete(self, chat_id: int, message_id: int) -> Sent:
+        """Delete a message; GONE if it is already gone."""
+        failure = self._failure("delete")
+        sent = self._live(chat_id, message_id)
+        if failure is not None:
+            if failure.carried_out and sent is not None:
                 sent.deleted = True
-                return True
-        return False
+            return Sent(failure.fate, retry_after=failure.retry_after, detail="set up to fail")
+        if sent is None:
+            return Sent(Fate.GONE, detail="message to delete not found")
+        sent.deleted = True
+        return DONE
+
+    async def probe(self, chat_id: int, message_id: int) -> Sent:
+        """DONE for a live message of the bot's (its keyboard removed), else GONE."""
+        self.calls.append("probe")
+        sent = self._live(chat_id, message_id)
+        if sent is None:
+            return Sent(Fate.GONE, detail="message to edit not found")
+        sent.keyboard = None
+        return DONE
+
+    async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:
+        """Record the answer to a tap."""
+        failure = self._failure("answer")
+        if failure is not None:
+            return Sent(failure.fate, retry_after=failure.retry_after, detail="set up to fail")
+        self.answers.append((query_id, text, alert, url))
+        return DONE
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user was set up as an admin of the chat."""
         return (chat_id, user_id) in self.admins
 
-    def live(self, chat_id: int, kind: str | None = None) -> list[Sent]:
+    def live(self, chat_id: int, kind: str | None = None) -> list[Message]:
         """The messages of a chat not deleted, oldest first (of one kind, if given)."""
         return [
             s

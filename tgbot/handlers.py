@@ -24,8 +24,8 @@ from . import guide, presenter
 from .callback import decode
 from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, texts
+from .menus import Keyboard
 from .service import GameService, Person, Place, Target, Toast
-from .telegram_io import markup
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ class Handlers:
         message = update.effective_message
         if message:
             text = await self.service.status_text(place_of(message))
-            await message.reply_html(text, do_quote=False)
+            await self._send(message, text)
 
     async def cancel(self, update: Update, context: Context) -> None:
         """/cancel: the creator or an admin ends the game."""
@@ -169,7 +169,7 @@ class Handlers:
             target = target_of(message, context.args)
             text = await self.service.kick(place_of(message), person_of(user), is_admin, target)
             if text:
-                await message.reply_html(text, do_quote=False)
+                await self._send(message, text)
 
     async def migrated(self, update: Update, context: Context) -> None:
         """A group became a supergroup: move its game along."""
@@ -191,7 +191,19 @@ class Handlers:
         if message:
             lang = await self._lang(message.chat, update.effective_user)
             for text in say(lang):
-                await message.reply_html(text, do_quote=False)
+                await self._send(message, text)
+
+    async def _send(self, message: Message, text: str, keyboard: Keyboard | None = None) -> None:
+        """A reply where the command came from, through the sender: in a group it takes from the
+        group's flood budget (a reply the group has no room for is left out, and the boards go
+        first); Telegram's 429s hold the budget like any group send."""
+        sender = self.service.sender
+        if message.chat.type == Chat.PRIVATE:
+            await sender.private_text(message.chat.id, text, keyboard)
+            return
+        sent = await sender.group_text(message.chat.id, place_of(message).thread_id, text, keyboard)
+        if not sent.ok:
+            log.info("a reply in %s was not sent: %s", message.chat.id, sent.detail)
 
     async def help(self, update: Update, context: Context) -> None:
         """/help."""
@@ -206,18 +218,15 @@ class Handlers:
         message = update.effective_message
         if message:
             text, keyboard = await self.service.settings(place_of(message))
-            await message.reply_html(text, reply_markup=markup(keyboard), do_quote=False)
+            await self._send(message, text, keyboard)
 
     async def lang(self, update: Update, context: Context) -> None:
         """/lang: choose the language of this chat."""
         message = update.effective_message
         if message:
             lang = await self._lang(message.chat, update.effective_user)
-            keyboard = (presenter.language_row(),)
-            await message.reply_html(
-                texts(lang).gettext("Choose a language:"),
-                reply_markup=markup(keyboard),
-                do_quote=False,
+            await self._send(
+                message, texts(lang).gettext("Choose a language:"), (presenter.language_row(),)
             )
 
     async def group_only(self, update: Update, context: Context) -> None:
@@ -237,14 +246,19 @@ class Handlers:
         chat_id = query.message.chat.id if query.message else 0
         message_id = query.message.message_id if query.message else None
         thread_id = place_of(message).thread_id if message else None
-        toast = await self.service.tap(
+        sender = self.service.sender
+
+        async def answer(toast: Toast) -> None:
+            await sender.answer(query.id, toast.text, alert=toast.alert, url=toast.url)
+
+        await self.service.tap(
             person_of(query.from_user),
             decode(query.data),
             chat_id,
             message_id,
             thread_id=thread_id,
+            answer=answer,
         )
-        await _answer(query, toast)
 
     async def error(self, update: object, context: Context) -> None:
         """Log the error; answer a pending tap so the user's button does not spin."""

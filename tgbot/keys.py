@@ -14,6 +14,7 @@ Keys (`<p>` is the prefix, `sab` by default, so several bots can share one Redis
 | `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
 | `<p>:update:<update id>` | STRING | a handled update id, for a day (`tgbot.dedupe`) |
 | `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |
+| `<p>:posts:<chat id>` | ZSET | the last 200 ids the bot sent in a chat, 3 days (`tgbot.posts`) |
 
 The braces in the per-game keys are a Redis Cluster hash tag: a game and its lease share a slot.
 """
@@ -75,6 +76,10 @@ class Keys:
     def budget(self, chat_id: int) -> str:
         """A chat's recent group sends (the flood budget)."""
         return f"{self.prefix}:budget:{chat_id}"
+
+    def posts(self, chat_id: int) -> str:
+        """The ids of messages the bot sent in a chat (recent ones)."""
+        return f"{self.prefix}:posts:{chat_id}"
 
     def update(self, update_id: int) -> str:
         """A handled update id."""

@@ -1,7 +1,8 @@
-"""In-memory fakes of the lease, the deadline index, the update ledger and the chat budget.
+"""In-memory fakes of the lease, the deadline index, the update ledger, the chat budget and the
+sent-message ledger.
 
-They keep the contracts of `tgbot.lease`, `tgbot.scheduler`, `tgbot.dedupe` and `tgbot.budget`
-within one event loop, so use cases run without Redis.
+They keep the contracts of `tgbot.lease`, `tgbot.scheduler`, `tgbot.dedupe`, `tgbot.budget` and
+`tgbot.posts` within one event loop, so use cases run without Redis.
 """
 
 from __future__ import annotations
@@ -115,3 +116,22 @@ class MemoryBudget:
     async def hold(self, chat_id: int, now: float, seconds: float) -> None:
         """Treat the chat's budget as spent for `seconds`."""
         self.sends[chat_id] = [now + seconds - self.window] * self.limit
+
+
+class MemoryPosts:
+    """The sent-message ledger in a dict of chat -> ids."""
+
+    def __init__(self) -> None:
+        self.ids: dict[int, set[int]] = {}
+
+    async def confirm(self, chat_id: int, message_id: int) -> None:
+        """Record a message the bot sent."""
+        self.ids.setdefault(chat_id, set()).add(message_id)
+
+    async def latest(self, chat_id: int) -> int:
+        """The highest message id recorded in the chat (0 if none)."""
+        return max(self.ids.get(chat_id, ()), default=0)
+
+    async def confirmed(self, chat_id: int, above: int, below: int) -> set[int]:
+        """The recorded ids strictly between `above` and `below`."""
+        return {m for m in self.ids.get(chat_id, ()) if above < m < below}

@@ -5,6 +5,10 @@ messages), in one compare-and-set write; a deliverer then sends them and strikes
 another compare-and-set write. If a process dies in between, the owed announcements are still
 in Redis and whichever process runs next delivers them. Owed board posts coalesce: a later move
 raises the version the board must show and adds its lines, so one post covers both.
+
+A chat whose last call failed for a passing reason waits (`waits`, with back-off) while the
+other chats are served; a send that timed out leaves a mark (`uncertain`) until the retried
+send is confirmed and the chat is searched for a copy Telegram may have posted after all.
 """
 
 from __future__ import annotations
@@ -24,12 +28,16 @@ class Owed:
     edits: tuple[int, ...] = ()  # players whose live message must be redrawn
     deletions: tuple[tuple[int, int], ...] = ()  # (chat, message) replaced by a newer post
     notes: tuple[tuple[int, str], ...] = ()  # (player, line) shown once on their live message
+    lobby_text: str | None = None  # what the lobby message must come to say (edited in place)
+    waits: tuple[tuple[int, float, int], ...] = ()  # (chat, not before, failed attempts)
+    uncertain: tuple[tuple[int, int], ...] = ()  # (chat, last id before a send that timed out)
 
     @property
     def is_empty(self) -> bool:
         """True when nothing is owed."""
         return not (
             self.texts
+            or self.lobby_text is not None
             or self.board_version is not None
             or self.fresh
             or self.edits
@@ -70,6 +78,9 @@ def owe(
         edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
         deletions=owed.deletions,
         notes=(*owed.notes, *notes),
+        lobby_text=owed.lobby_text,
+        waits=owed.waits,
+        uncertain=owed.uncertain,
     )
 
 
@@ -117,3 +128,69 @@ def private_sent(owed: Owed, user_id: int, *, fresh: bool) -> Owed:
             notes=notes,
         )
     return replace(owed, edits=tuple(u for u in owed.edits if u != user_id), notes=notes)
+
+
+BACKOFF_FIRST = 1.0
+BACKOFF_MAX = 300.0
+
+
+def waiting(owed: Owed, chat_id: int, now: float) -> bool:
+    """True while a chat must not be tried again yet."""
+    return any(c == chat_id and until > now for c, until, _ in owed.waits)
+
+
+def wait(owed: Owed, chat_id: int, now: float, retry_after: float | None) -> Owed:
+    """A chat's call failed for a passing reason: try it again after `retry_after` (Telegram's
+    or the budget's) or an exponential back-off (1 s, 2 s, 4 s... at most 5 minutes)."""
+    attempts = next((n for c, _, n in owed.waits if c == chat_id), 0) + 1
+    delay = retry_after if retry_after is not None else BACKOFF_FIRST * 2 ** (attempts - 1)
+    until = now + min(max(delay, 0.0), BACKOFF_MAX)
+    rest = tuple(w for w in owed.waits if w[0] != chat_id)
+    return replace(owed, waits=(*rest, (chat_id, until, attempts)))
+
+
+def attempts_in(owed: Owed, chat_id: int) -> int:
+    """How many calls to a chat failed in a row."""
+    return next((n for c, _, n in owed.waits if c == chat_id), 0)
+
+
+def went_through(owed: Owed, chat_id: int) -> Owed:
+    """A call to a chat worked: it no longer waits."""
+    return replace(owed, waits=tuple(w for w in owed.waits if w[0] != chat_id))
+
+
+def doubt(owed: Owed, chat_id: int, floor: int) -> Owed:
+    """A send to a chat timed out; every message of the bot's after `floor` that delivery did
+    not record may be its copy (the earliest floor is kept)."""
+    known = next((f for c, f in owed.uncertain if c == chat_id), None)
+    if known is not None and known <= floor:
+        return owed
+    rest = tuple(u for u in owed.uncertain if u[0] != chat_id)
+    return replace(owed, uncertain=(*rest, (chat_id, floor)))
+
+
+def doubt_in(owed: Owed, chat_id: int) -> int | None:
+    """The floor of a chat's timed-out send, if any."""
+    return next((f for c, f in owed.uncertain if c == chat_id), None)
+
+
+def settled(owed: Owed, chat_id: int) -> Owed:
+    """A chat's timed-out send was reconciled."""
+    return replace(owed, uncertain=tuple(u for u in owed.uncertain if u[0] != chat_id))
+
+
+def lines_shown(owed: Owed, lines: Sequence[str]) -> Owed:
+    """Strike off the first board lines once a text showed them (the board shows the rest)."""
+    if tuple(owed.board_lines[: len(lines)]) != tuple(lines):
+        return owed
+    return replace(owed, board_lines=owed.board_lines[len(lines) :])
+
+
+def group_dropped(owed: Owed) -> Owed:
+    """The group is gone (the bot was removed, the chat deleted): nothing more goes there."""
+    return replace(owed, texts=(), board_lines=(), board_version=None, lobby_text=None)
+
+
+def private_dropped(owed: Owed, user_id: int) -> Owed:
+    """A player's private chat refuses the bot: their live message is no longer owed."""
+    return private_sent(owed, user_id, fresh=True)

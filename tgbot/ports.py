@@ -1,5 +1,5 @@
-"""The ports the use cases need besides the store: sending, pictures, the delivery lease,
-deadlines, the update ledger, the chat budget.
+"""The ports the use cases need besides the store: sending (and how each call went), pictures,
+the delivery lease, deadlines, the update ledger, the chat budget, the sent-message ledger.
 
 Each has a Redis (or Telegram) implementation for production and an in-memory fake
 (`tgbot.memory_ports`, `tgbot.fake_sender`) with the same contract, so a use case can run
@@ -9,6 +9,8 @@ entirely in memory.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 from engine import GameState
@@ -19,56 +21,120 @@ from .menus import Button, Screen
 Keyboard = Sequence[Sequence[Button]]
 
 
-class Sender(Protocol):
-    """The bot's outgoing calls; each returns None/False instead of raising on Telegram errors."""
+class Fate(Enum):
+    """How Telegram took one call, sorted by what the caller must do next."""
 
-    migrations: dict[int, int]  # group id -> its supergroup's id, as Telegram said
+    DONE = "done"  # carried out (or there was nothing to change: "message is not modified")
+    RETRY = "retry"  # not carried out, for now: a 5xx, a 429, the group's budget spent
+    UNKNOWN = "unknown"  # timed out or cut off: Telegram may have carried it out; retry, reconcile
+    BLOCKED = "blocked"  # a private chat refused (403): the user blocked the bot or never started
+    GONE = "gone"  # the chat or message is not there any more (bot removed, deleted, too old)
+    MOVED = "moved"  # the group became a supergroup (`Sent.new_chat`)
+    REFUSED = "refused"  # a 400 retrying cannot fix (a bug: markup Telegram cannot parse)
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """The outcome of one call: its fate, the new message's id, and what Telegram asked."""
+
+    fate: Fate
+    message_id: int | None = None  # of a sent message, when DONE
+    retry_after: float | None = None  # seconds Telegram (or the budget) asked to wait
+    new_chat: int | None = None  # where a MOVED group went
+    detail: str = ""  # Telegram's description, for the log
+
+    @property
+    def ok(self) -> bool:
+        """True when carried out."""
+        return self.fate is Fate.DONE
+
+    @property
+    def transient(self) -> bool:
+        """True when trying again later may succeed."""
+        return self.fate in (Fate.RETRY, Fate.UNKNOWN)
+
+
+DONE = Sent(Fate.DONE)
+
+
+class Posts(Protocol):
+    """The ids of messages the bot knows it sent, per chat (recent ones), shared by processes.
+
+    A send that timed out may still have been carried out; such a message is the bot's own but
+    not in this list, which is how delivery finds and deletes it (`usecases.delivery`).
+    """
+
+    async def confirm(self, chat_id: int, message_id: int) -> None:
+        """Record a message the bot sent."""
+        ...
+
+    async def latest(self, chat_id: int) -> int:
+        """The highest message id recorded in the chat (0 if none)."""
+        ...
+
+    async def confirmed(self, chat_id: int, above: int, below: int) -> set[int]:
+        """The recorded ids strictly between `above` and `below`."""
+        ...
+
+
+class Sender(Protocol):
+    """The bot's outgoing calls; each returns how Telegram took it (`Sent`), never raising.
+
+    Every message Telegram confirms is recorded in `posts`.
+    """
+
+    posts: Posts
 
     @property
     def username(self) -> str:
         """The bot's @username (for deep links)."""
         ...
 
-    def take_retry_after(self) -> float | None:
-        """The retry_after of the last refused group send, if any (then cleared)."""
-        ...
-
     async def group_text(
         self, chat_id: int, thread_id: int | None, text: str, keyboard: Keyboard | None = None
-    ) -> int | None:
-        """Send an HTML text to a group (in its topic); the new message id, or None."""
+    ) -> Sent:
+        """Send an HTML text to a group (in its topic), within the group's budget."""
         ...
 
     async def group_photo(
         self, chat_id: int, thread_id: int | None, png: bytes, caption: str
-    ) -> int | None:
-        """Send a photo with an HTML caption to a group; the new message id, or None."""
+    ) -> Sent:
+        """Send a photo with an HTML caption to a group, within the group's budget."""
         ...
 
-    async def private_text(self, user_id: int, text: str) -> int | None:
+    async def private_text(self, user_id: int, text: str, keyboard: Keyboard | None = None) -> Sent:
         """Send an HTML text to a user's private chat."""
         ...
 
     async def private_photo(
         self, user_id: int, png: bytes, caption: str, keyboard: Keyboard
-    ) -> int | None:
+    ) -> Sent:
         """Send a photo with caption and keyboard to a user's private chat."""
         ...
 
     async def edit_photo(
         self, chat_id: int, message_id: int, png: bytes, caption: str, keyboard: Keyboard
-    ) -> bool:
-        """Replace a photo message's picture, caption and keyboard; False if it cannot be."""
+    ) -> Sent:
+        """Replace a photo message's picture, caption and keyboard."""
         ...
 
     async def edit_text(
         self, chat_id: int, message_id: int, text: str, keyboard: Keyboard | None
-    ) -> bool:
-        """Replace a text message's text and keyboard; False if it cannot be edited."""
+    ) -> Sent:
+        """Replace a text message's text and keyboard."""
         ...
 
-    async def delete(self, chat_id: int, message_id: int) -> bool:
-        """Delete a message; False if Telegram refuses (too old, already gone)."""
+    async def delete(self, chat_id: int, message_id: int) -> Sent:
+        """Delete a message (GONE when it is gone already or too old to delete)."""
+        ...
+
+    async def probe(self, chat_id: int, message_id: int) -> Sent:
+        """Whether a message is the bot's own and still there (DONE), without changing what it
+        shows unless it carries a keyboard (which is removed): reconciles unknown sends."""
+        ...
+
+    async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:
+        """Answer a button tap (a toast, an alert, or a t.me link to open)."""
         ...
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:

@@ -395,21 +395,24 @@ def board_caption(
     state: GameState, names: Mapping[int, str], lang: Language, last_move: Sequence[str] = ()
 ) -> str:
     """The caption of the board post: the last move, the round, the deck, who plays next."""
+    footer = board_footer(state, names, lang)
+    return "\n".join([*last_move, footer] if footer else last_move)
+
+
+def board_footer(state: GameState, names: Mapping[int, str], lang: Language) -> str:
+    """The board caption's last lines: the round, the deck, who plays next ("" when over)."""
     tr = texts(lang)
     view = public_view(state)
-    lines = list(last_move)
-    if view.current is not None:
-        lines.append(
-            tr.ngettext(
-                "Round {round}/3 · deck {deck}\n{name}, your turn!",
-                "Round {round}/3 · deck {deck}\n{name}, your turn!",
-                view.deck_size,
-                round=view.round,
-                deck=view.deck_size,
-                name=mention(view.current, names.get(view.current, str(view.current))),
-            )
-        )
-    return "\n".join(lines)
+    if view.current is None:
+        return ""
+    return tr.ngettext(
+        "Round {round}/3 · deck {deck}\n{name}, your turn!",
+        "Round {round}/3 · deck {deck}\n{name}, your turn!",
+        view.deck_size,
+        round=view.round,
+        deck=view.deck_size,
+        name=mention(view.current, names.get(view.current, str(view.current))),
+    )
 
 
 def round_text(

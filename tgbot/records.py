@@ -17,7 +17,8 @@ seconds):
 
 `thread` is a forum topic's `message_thread_id` (only for topic messages: in other supergroups
 replies carry a thread id too, and must not make a second "chat"). `hands` pairs a player with
-their live private message.
+their live private message. `owed` is what the game still owes its chats (`tgbot.outbox`);
+`unreachable` lists players whose private chat refused the bot, until they press Start.
 
 `chat` is a group's id (negative), or for a practice game (`/practice`) the player's private
 chat, whose id is their user id (positive): its board posts and its hand share that chat.
@@ -169,6 +170,7 @@ class GameRecord:
     misses: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
     automatic: tuple[int, ...] = ()  # players the game plays for until they act again
     kick_votes: tuple[int, ...] = ()  # voters to play for the current player now
+    unreachable: tuple[int, ...] = ()  # players whose private chat refused the bot (403)
     moves: tuple[str, ...] = ()  # every move so far, "<seat> <move>" (the archive's notation)
     rev: int = 0
 
@@ -215,7 +217,11 @@ def record_to_json(record: GameRecord) -> str:
             "edits": list(record.owed.edits),
             "deletions": [[c, m] for c, m in record.owed.deletions],
             "notes": [[u, text] for u, text in record.owed.notes],
+            "lobby_text": record.owed.lobby_text,
+            "waits": [[c, t, n] for c, t, n in record.owed.waits],
+            "uncertain": [[c, f] for c, f in record.owed.uncertain],
         },
+        "unreachable": list(record.unreachable),
         "turn_started_at": record.turn_started_at,
         "misses": [[u, n] for u, n in record.misses],
         "automatic": list(record.automatic),
@@ -258,6 +264,12 @@ def _int(value: object, what: str) -> int:
     if type(value) is not int:
         raise CorruptRecordError(f"{what}: expected an integer, got {value!r}")
     return value
+
+
+def _number(value: object, what: str) -> float:
+    if type(value) not in (int, float):
+        raise CorruptRecordError(f"{what}: expected a number, got {value!r}")
+    return float(value)  # type: ignore[arg-type]
 
 
 def _opt_int(value: object, what: str) -> int | None:
@@ -321,6 +333,15 @@ def _owed(value: object) -> Owed:
             (_int(u, "owed.notes user"), _str(text, "owed.notes text"))
             for u, text in _list(doc.get("notes", []), "owed.notes")
         ),
+        lobby_text=_opt_str(doc.get("lobby_text"), "owed.lobby_text"),
+        waits=tuple(
+            (_int(c, "owed.waits chat"), _number(t, "owed.waits time"), _int(n, "owed.waits n"))
+            for c, t, n in _list(doc.get("waits", []), "owed.waits")
+        ),
+        uncertain=tuple(
+            (_int(c, "owed.uncertain chat"), _int(f, "owed.uncertain floor"))
+            for c, f in _list(doc.get("uncertain", []), "owed.uncertain")
+        ),
     )
 
 
@@ -352,6 +373,9 @@ def record_from_json(text: str | bytes, rev: int) -> GameRecord:
             ),
             automatic=tuple(_int(u, "automatic") for u in _list(doc.get("automatic", []), "a")),
             kick_votes=tuple(_int(u, "kick_votes") for u in _list(doc.get("kick_votes", []), "k")),
+            unreachable=tuple(
+                _int(u, "unreachable") for u in _list(doc.get("unreachable", []), "unreachable")
+            ),
             created_at=_int(doc["created_at"], "created_at"),
             updated_at=_int(doc["updated_at"], "updated_at"),
             status=Status(_str(doc["status"], "status")),

@@ -17,10 +17,10 @@ from .ports import Deadlines, Lease, Ledger, Painter, Sender
 from .store import Store
 from .usecases import chats, clocks, delivery, lobby, play
 from .usecases.clocks import Target
-from .usecases.context import Context, Person, Place, Toast, invalid_button
+from .usecases.context import Answer, Context, Person, Place, Toast, invalid_button
 from .usecases.lobby_decisions import START_GRACE_SECONDS
 
-__all__ = ["START_GRACE_SECONDS", "GameService", "Person", "Place", "Target", "Toast"]
+__all__ = ["START_GRACE_SECONDS", "Answer", "GameService", "Person", "Place", "Target", "Toast"]
 
 
 class GameService:
@@ -163,8 +163,34 @@ class GameService:
         message_id: int | None,
         *,
         thread_id: int | None = None,
+        answer: Answer | None = None,
     ) -> Toast:
-        """A button was tapped: answer with a toast; change and announce only if legal."""
+        """A button was tapped: answer with a toast; change and announce only if legal.
+
+        `answer` is called exactly once, as soon as the toast is known: for a move, right after
+        it is saved and before it is announced.
+        """
+        answered = False
+
+        async def once(toast: Toast) -> None:
+            nonlocal answered
+            if not answered and answer is not None:
+                answered = True
+                await answer(toast)
+
+        toast = await self._tap(person, command, chat_id, message_id, thread_id, once)
+        await once(toast)
+        return toast
+
+    async def _tap(
+        self,
+        person: Person,
+        command: Command | None,
+        chat_id: int,
+        message_id: int | None,
+        thread_id: int | None,
+        answer: Answer,
+    ) -> Toast:
         if command is None:
             return invalid_button(texts(await self.user_language(person)))
         if isinstance(command, Noop):
@@ -173,4 +199,4 @@ class GameService:
             return await chats.choose_language(self.ctx, person, command, chat_id, thread_id)
         if isinstance(command, LOBBY_COMMANDS):
             return await lobby.tap(self.ctx, person, command, chat_id)
-        return await play.hand_tap(self.ctx, person, command, chat_id, message_id)
+        return await play.hand_tap(self.ctx, person, command, chat_id, message_id, answer)

@@ -10,17 +10,26 @@ from datetime import timedelta
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ChatMemberStatus, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
 
+from . import fitting
 from .callback import encode
+from .fitting import CAPTION_LIMIT, TEXT_LIMIT
+from .memory_ports import MemoryPosts
 from .menus import Button
-from .ports import Budget
+from .ports import Budget, Fate, Posts, Sent
 
 log = logging.getLogger(__name__)
 
-CAPTION_LIMIT = 1024
-TEXT_LIMIT = 4096
-MAX_RETRY_AFTER = 30.0
+MAX_ANSWER_WAIT = 3.0  # a tap is answered within seconds or not at all (Telegram's 15 s)
 
 
 def markup(keyboard: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup | None:
@@ -47,40 +56,71 @@ def _seconds(value: object) -> float:
     return float(value) if isinstance(value, int | float) else 1.0
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+_GONE = (
+    "message to delete not found",
+    "message to edit not found",
+    "message can't be deleted",
+    "message can't be edited",
+    "chat not found",
+    "bot was kicked",
+    "bot is not a member",
+    "group chat was deactivated",
+    "not enough rights",
+)
+_BLOCKED = ("chat not found", "blocked", "can't initiate", "deactivated", "bot can't send")
+
+
+def fate_of(err: TelegramError, *, private: bool) -> Sent:
+    """What a Bot API error means for the caller (see `ports.Fate`)."""
+    text = str(err)
+    low = text.lower()
+    if isinstance(err, ChatMigrated):
+        return Sent(Fate.MOVED, new_chat=int(err.new_chat_id), detail=text)
+    if isinstance(err, RetryAfter):
+        return Sent(Fate.RETRY, retry_after=_seconds(err.retry_after), detail=text)
+    if isinstance(err, TimedOut):
+        return Sent(Fate.UNKNOWN, detail=text)
+    if isinstance(err, NetworkError) and not isinstance(err, BadRequest):
+        # Telegram answered 5xx (nothing done), or the connection broke (maybe done).
+        cut = low.startswith(("httpx.", "unknown error in http"))
+        return Sent(Fate.UNKNOWN if cut else Fate.RETRY, detail=text)
+    if "not modified" in low:
+        return Sent(Fate.DONE, detail=text)
+    if isinstance(err, Forbidden | BadRequest):
+        if private and any(m in low for m in _BLOCKED):
+            return Sent(Fate.BLOCKED, detail=text)
+        if isinstance(err, Forbidden) or any(m in low for m in _GONE):
+            return Sent(Fate.GONE, detail=text)
+    return Sent(Fate.REFUSED, detail=text)
+
+
+def _fit(text: str, limit: int) -> str:
+    """A last safety net: the presenter composes texts to fit (see `tgbot.fitting`)."""
+    if fitting.fits(text, limit):
+        return text
+    log.warning("a text of %d units was shortened to %d", fitting.visible(text), limit)
+    return fitting.shorten(text, limit)
 
 
 class Sender:
-    """The `ports.Sender` port over the Bot API: None/False, not raising, on Telegram errors."""
+    """The `ports.Sender` port over the Bot API: every call answers with its outcome (`Sent`).
+
+    Nothing is shared between calls: concurrent tasks each get their own outcome. Group sends
+    take from the group's budget first; a 429 holds that budget for every process. Every
+    message Telegram confirms is recorded in the sent-message ledger (`posts`).
+    """
 
     def __init__(
         self,
         bot: Bot,
         budget: Budget | None = None,
         clock: Callable[[], float] = time.time,
+        posts: Posts | None = None,
     ) -> None:
         self.bot = bot
         self.budget = budget
         self.clock = clock
-        self._retry_after: float | None = None
-        self.migrations: dict[int, int] = {}  # group id -> its supergroup's id, as Telegram said
-
-    async def _spend(self, chat_id: int) -> bool:
-        """Take one send from the group's budget; False (and a retry_after) when it is spent."""
-        if self.budget is None:
-            return True
-        wait = await self.budget.take(chat_id, self.clock())
-        if wait > 0:
-            self._retry_after = wait
-            log.info("group %s: budget spent for %.0f s", chat_id, wait)
-            return False
-        return True
-
-    def take_retry_after(self) -> float | None:
-        """The retry_after of the last refused group send, if Telegram said 429 (then cleared)."""
-        value, self._retry_after = self._retry_after, None
-        return value
+        self.posts: Posts = posts if posts is not None else MemoryPosts()
 
     @property
     def username(self) -> str:
@@ -92,45 +132,33 @@ class Sender:
         what: str,
         make: Callable[[], Awaitable[object]],
         *,
-        wait: bool = True,
-        chat_id: int | None = None,
-    ) -> object | None:
-        """Run a Bot API call; None on a refusal.
+        chat_id: int,
+        new: bool = False,
+    ) -> Sent:
+        """Run one Bot API call and say how it went; a `new` message's id is recorded."""
+        try:
+            result: object = await make()
+        except TelegramError as err:
+            sent = fate_of(err, private=chat_id > 0)
+            wait = sent.retry_after
+            if sent.fate is Fate.RETRY and wait is not None and chat_id < 0 and self.budget:
+                await self.budget.hold(chat_id, self.clock(), wait)
+            level = logging.WARNING if sent.fate is Fate.REFUSED else logging.INFO
+            log.log(level, "%s in %s: %s (%s)", what, chat_id, sent.fate.value, sent.detail)
+            return sent
+        message_id = getattr(result, "message_id", None)
+        if new and isinstance(message_id, int):
+            await self.posts.confirm(chat_id, message_id)
+        return Sent(Fate.DONE, message_id=message_id if isinstance(message_id, int) else None)
 
-        On flood control a private call waits once (briefly); a group call does not wait: it
-        records retry_after for the caller, who keeps the announcement owed.
-        """
-        for attempt in (1, 2):
-            try:
-                result: object = await make()
-                return result
-            except ChatMigrated as err:
-                if chat_id is not None:
-                    self.migrations[chat_id] = int(err.new_chat_id)
-                log.info("%s: the group moved to %s", what, err.new_chat_id)
-                return None
-            except RetryAfter as err:
-                delay = _seconds(err.retry_after)
-                if not wait:
-                    self._retry_after = delay
-                    if self.budget is not None and chat_id is not None:
-                        await self.budget.hold(chat_id, self.clock(), delay)
-                    return None
-                if attempt == 2 or delay > MAX_RETRY_AFTER:
-                    log.warning("%s: flood control, giving up (%s s)", what, delay)
-                    return None
-                await asyncio.sleep(delay)
-            except Forbidden as err:
-                log.info("%s: forbidden: %s", what, err)
-                return None
-            except BadRequest as err:
-                if "not modified" in str(err).lower():
-                    return True
-                log.info("%s: bad request: %s", what, err)
-                return None
-            except TelegramError as err:
-                log.warning("%s: %s", what, err)
-                return None
+    async def _spend(self, chat_id: int) -> Sent | None:
+        """Take one send from the group's budget; a RETRY outcome when it is spent."""
+        if self.budget is None:
+            return None
+        wait = await self.budget.take(chat_id, self.clock())
+        if wait > 0:
+            log.info("group %s: budget spent for %.0f s", chat_id, wait)
+            return Sent(Fate.RETRY, retry_after=wait, detail="the group's budget is spent")
         return None
 
     async def group_text(
@@ -139,72 +167,76 @@ class Sender:
         thread_id: int | None,
         text: str,
         keyboard: Sequence[Sequence[Button]] | None = None,
-    ) -> int | None:
-        """Send an HTML text to a group (in its topic); the new message id.
-
-        None when the group's budget is spent or Telegram refuses (see take_retry_after).
-        """
-        if not await self._spend(chat_id):
-            return None
-        message = await self._call(
+    ) -> Sent:
+        """Send an HTML text to a group (in its topic), within the group's budget."""
+        spent = await self._spend(chat_id)
+        if spent is not None:
+            return spent
+        return await self._call(
             "sendMessage",
             lambda: self.bot.send_message(
                 chat_id,
-                _clip(text, TEXT_LIMIT),
+                _fit(text, TEXT_LIMIT),
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
                 reply_markup=markup(keyboard),
             ),
-            wait=False,
             chat_id=chat_id,
+            new=True,
         )
-        return getattr(message, "message_id", None)
 
     async def group_photo(
         self, chat_id: int, thread_id: int | None, png: bytes, caption: str
-    ) -> int | None:
-        """Send a photo with an HTML caption to a group; the new message id (None as above)."""
-        if not await self._spend(chat_id):
-            return None
-        message = await self._call(
+    ) -> Sent:
+        """Send a photo with an HTML caption to a group, within the group's budget."""
+        spent = await self._spend(chat_id)
+        if spent is not None:
+            return spent
+        return await self._call(
             "sendPhoto",
             lambda: self.bot.send_photo(
                 chat_id,
                 png,
-                caption=_clip(caption, CAPTION_LIMIT),
+                caption=_fit(caption, CAPTION_LIMIT),
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
             ),
-            wait=False,
             chat_id=chat_id,
+            new=True,
         )
-        return getattr(message, "message_id", None)
 
-    async def private_text(self, user_id: int, text: str) -> int | None:
+    async def private_text(
+        self, user_id: int, text: str, keyboard: Sequence[Sequence[Button]] | None = None
+    ) -> Sent:
         """Send an HTML text to a user's private chat."""
-        message = await self._call(
+        return await self._call(
             "sendMessage",
             lambda: self.bot.send_message(
-                user_id, _clip(text, TEXT_LIMIT), parse_mode=ParseMode.HTML
+                user_id,
+                _fit(text, TEXT_LIMIT),
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup(keyboard),
             ),
+            chat_id=user_id,
+            new=True,
         )
-        return getattr(message, "message_id", None)
 
     async def private_photo(
         self, user_id: int, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
-    ) -> int | None:
+    ) -> Sent:
         """Send a photo with caption and keyboard to a user's private chat."""
-        message = await self._call(
+        return await self._call(
             "sendPhoto",
             lambda: self.bot.send_photo(
                 user_id,
                 png,
-                caption=_clip(caption, CAPTION_LIMIT),
+                caption=_fit(caption, CAPTION_LIMIT),
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup(keyboard),
             ),
+            chat_id=user_id,
+            new=True,
         )
-        return getattr(message, "message_id", None)
 
     async def edit_photo(
         self,
@@ -213,18 +245,18 @@ class Sender:
         png: bytes,
         caption: str,
         keyboard: Sequence[Sequence[Button]],
-    ) -> bool:
-        """Replace a photo message's picture, caption and keyboard; False if it cannot be edited."""
+    ) -> Sent:
+        """Replace a photo message's picture, caption and keyboard."""
         media = InputMediaPhoto(
-            png, caption=_clip(caption, CAPTION_LIMIT), parse_mode=ParseMode.HTML
+            png, caption=_fit(caption, CAPTION_LIMIT), parse_mode=ParseMode.HTML
         )
-        result = await self._call(
+        return await self._call(
             "editMessageMedia",
             lambda: self.bot.edit_message_media(
                 media, chat_id=chat_id, message_id=message_id, reply_markup=markup(keyboard)
             ),
+            chat_id=chat_id,
         )
-        return result is not None
 
     async def edit_text(
         self,
@@ -232,31 +264,62 @@ class Sender:
         message_id: int,
         text: str,
         keyboard: Sequence[Sequence[Button]] | None,
-    ) -> bool:
-        """Replace a text message's text and keyboard; False if it cannot be edited."""
-        result = await self._call(
+    ) -> Sent:
+        """Replace a text message's text and keyboard."""
+        return await self._call(
             "editMessageText",
             lambda: self.bot.edit_message_text(
-                _clip(text, TEXT_LIMIT),
+                _fit(text, TEXT_LIMIT),
                 chat_id=chat_id,
                 message_id=message_id,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup(keyboard),
             ),
+            chat_id=chat_id,
         )
-        return result is not None
 
-    async def delete(self, chat_id: int, message_id: int) -> bool:
-        """Delete a message; False if Telegram refuses (too old, already gone)."""
-        return (
-            await self._call("deleteMessage", lambda: self.bot.delete_message(chat_id, message_id))
-            is not None
+    async def delete(self, chat_id: int, message_id: int) -> Sent:
+        """Delete a message (GONE when it is gone already or too old to delete)."""
+        return await self._call(
+            "deleteMessage", lambda: self.bot.delete_message(chat_id, message_id), chat_id=chat_id
         )
+
+    async def probe(self, chat_id: int, message_id: int) -> Sent:
+        """Whether a message is the bot's own and still there: DONE (its keyboard, if any, is
+        removed), else GONE (not the bot's, or not there)."""
+        sent = await self._call(
+            "editMessageReplyMarkup",
+            lambda: self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id),
+            chat_id=chat_id,
+        )
+        return Sent(Fate.DONE) if sent.ok else sent
+
+    async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:
+        """Answer a button tap; a short flood wait is waited out once (the tap is fresh)."""
+        for attempt in (1, 2):
+            sent = await self._call(
+                "answerCallbackQuery",
+                lambda: self.bot.answer_callback_query(
+                    query_id, text or None, show_alert=alert, url=url
+                ),
+                chat_id=0,
+            )
+            wait = sent.retry_after
+            if (
+                sent.fate is not Fate.RETRY
+                or wait is None
+                or wait > MAX_ANSWER_WAIT
+                or attempt == 2
+            ):
+                return sent
+            await asyncio.sleep(wait)
+        return sent
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether a user is an administrator (or the creator) of a group."""
-        member = await self._call(
-            "getChatMember", lambda: self.bot.get_chat_member(chat_id, user_id)
-        )
-        status = getattr(member, "status", None)
-        return status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except TelegramError as err:
+            log.info("getChatMember in %s: %s", chat_id, err)
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import asyncio
 import random
 import socket
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
-from telegram.ext import Application, BaseUpdateProcessor
+from telegram.ext import Application
 
 from emulator import EmulatorState, ManualClock, Message, RateLimits, User
 from emulator.model import CallbackQuery
@@ -23,6 +23,7 @@ from tgbot.app import build_application
 from tgbot.config import Config
 from tgbot.records import GameRecord
 from tgbot.redis_store import RedisStore
+from tgbot.updates import ChatOrderedProcessor
 
 SECRET = "e2e-secret-token"
 
@@ -60,28 +61,6 @@ def url_buttons(message: Message) -> list[tuple[str, str]]:
 def shown(message: Message) -> str:
     """The text or caption a user sees (entities stripped)."""
     return message.content.text or message.content.caption or ""
-
-
-class TrackingProcessor(BaseUpdateProcessor):
-    """One update at a time (PTB's default), counting the updates being handled."""
-
-    def __init__(self) -> None:
-        super().__init__(max_concurrent_updates=1)
-        self.active = 0
-
-    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        """Handle one update, counted."""
-        self.active += 1
-        try:
-            await coroutine
-        finally:
-            self.active -= 1
-
-    async def initialize(self) -> None:
-        """Nothing to set up."""
-
-    async def shutdown(self) -> None:
-        """Nothing to tear down."""
 
 
 @dataclass
@@ -125,7 +104,7 @@ class World:
             computer_pause=0.0,  # computer players move at the next sweep
         )
         seeds = random.Random(self.seed)
-        self.processor = TrackingProcessor()
+        self.processor = ChatOrderedProcessor()
         self.app = build_application(
             config,
             redis=self.redis,

@@ -352,6 +352,19 @@ class Table:
         query_id = self.emu.state.press_button(user.id, message.chat_id, message.message_id, data)
         return await self.emu.wait_for_answer(query_id, timeout=self.answer_timeout)
 
+    async def step(self, user: User, message: Message, data: str) -> Message:
+        """Tap a menu button and wait for its screen: the bot answers the tap first, then draws
+        the new screen (an edit of the live message, or a new one); the live message then."""
+        before = (message.message_id, len(message.history))
+        await self.tap(user, message, data)
+
+        def redrawn() -> Message | None:
+            live = self.live(user)
+            return live if (live.message_id, len(live.history)) != before else None
+
+        drawn: Message = await self.emu.wait_for(redrawn, timeout=self.answer_timeout)
+        return drawn
+
     async def open_links(self, users: Sequence[User], url: str) -> None:
         """Everyone opens the same deep link at once."""
         for user in users:
@@ -386,8 +399,7 @@ class Table:
         """Tap through a hand to a Confirm button (a card's spot or target, else a discard)."""
         cards = data_of(message, PickCard)
         if cards and rng.random() < 0.7:
-            await self.tap(user, message, rng.choice(cards))
-            message = self.live(user)
+            message = await self.step(user, message, rng.choice(cards))
             for _ in range(3):
                 confirms = data_of(message, (ConfirmSpot, ConfirmTarget, ConfirmGoal))
                 if confirms:
@@ -395,16 +407,12 @@ class Table:
                 picks = data_of(message, PICKS)
                 if not picks:
                     break
-                await self.tap(user, message, rng.choice(picks))
-                message = self.live(user)
+                message = await self.step(user, message, rng.choice(picks))
         if not data_of(message, StartDiscard):
-            await self.tap(user, message, buttons(message)[-1][1])  # back to the hand
-            message = self.live(user)
+            message = await self.step(user, message, buttons(message)[-1][1])  # back to the hand
         (start,) = data_of(message, StartDiscard)
-        await self.tap(user, message, start)
-        message = self.live(user)
-        await self.tap(user, message, rng.choice(data_of(message, ToggleDiscard)))
-        message = self.live(user)
+        message = await self.step(user, message, start)
+        message = await self.step(user, message, rng.choice(data_of(message, ToggleDiscard)))
         (confirm,) = data_of(message, ConfirmDiscard)
         return message, confirm
 

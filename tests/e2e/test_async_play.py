@@ -232,12 +232,20 @@ async def test_a_player_who_blocked_the_bot_is_named_in_the_group(world: World) 
     await world.press(mover, message, confirm)
     assert (await state_of(world, gid)).version == state.version + 1
     notice = texts(LANG).gettext(
-        "I could not send {name} their cards. "
-        "{name}, please open a private chat with me and press Start.",
+        "{name} has blocked me or never started a private chat with me, so I cannot "
+        "send their cards. {name}, open @{bot} and press Start: your cards come at once.",
         name=blocked.first_name,
+        bot=world.state.bot.username,
     )
-    assert notice in group_texts(world, chat)
+    assert group_texts(world, chat).count(notice) == 1
     assert (await loaded(world, gid)).owed.is_empty
+    old = [m.message_id for m in world.bot_messages(blocked.id) if m.content.photo]
+    world.state.start_bot(blocked.id)  # Restart: the hand comes at once, the old one goes
+    await world.settle()
+    hands = [m.message_id for m in world.bot_messages(blocked.id) if m.content.photo]
+    assert len(hands) == 1 and hands[0] not in old
+    assert (await loaded(world, gid)).messages.hand_of(blocked.id) == hands[0]
+    assert (await loaded(world, gid)).unreachable == ()
 
 
 async def test_an_old_board_post_that_cannot_be_deleted_is_replaced_anyway(world: World) -> None:

@@ -1,5 +1,4 @@
-"""Computer players end to end (issue 15): the real bot, the Bot API emulator and Redis; people
-act only through the emulator, computer players move when the sweeper serves their turn."""
+"""Computer players end to end: the real bot, the emulator and Redis; people act by taps only."""
 
 from __future__ import annotations
 

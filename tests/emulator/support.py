@@ -34,6 +34,8 @@ def keyboard(*data: str) -> InlineKeyboardMarkup:
 _SSL_CONTEXT = ssl.create_default_context()
 
 
-def quick_request() -> HTTPXRequest:
-    """A PTB request object that reuses one SSL context (the emulator speaks plain HTTP)."""
-    return HTTPXRequest(httpx_kwargs={"verify": _SSL_CONTEXT})
+def quick_request(**kwargs: Any) -> HTTPXRequest:
+    """A PTB request object that reuses one SSL context (the emulator speaks plain HTTP).
+
+    `kwargs` go to `HTTPXRequest` (read_timeout, connection_pool_size...)."""
+    return HTTPXRequest(httpx_kwargs={"verify": _SSL_CONTEXT}, **kwargs)

@@ -23,7 +23,7 @@ from tgbot.callback import (
     LeaveGame,
     StartGame,
 )
-from tgbot.fake_sender import FakeSender, Sent
+from tgbot.fake_sender import FakeSender, Message
 from tgbot.i18n import Language
 from tgbot.links import join_payload
 from tgbot.memory_ports import MemoryDeadlines, MemoryLease, MemoryLedger
@@ -225,7 +225,7 @@ class Table:
         version = (await self.state(gid)).version
         return await self.hand_tap(uid, ConfirmDiscard(gid, version, frozenset({0})))
 
-    def group(self, chat: int = GROUP) -> list[Sent]:
+    def group(self, chat: int = GROUP) -> list[Message]:
         """The group's live messages."""
         return self.sender.live(chat)
 

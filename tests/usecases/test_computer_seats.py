@@ -1,5 +1,4 @@
-"""Computer seats in a group's lobby: who adds and removes them, the limits, stale and forged
-buttons, and starting with one or two people."""
+"""Computer seats in a group's lobby: who may add and remove them, limits, stale and forged taps."""
 
 from __future__ import annotations
 

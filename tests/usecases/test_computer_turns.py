@@ -1,5 +1,4 @@
-"""Computer players' turns in memory: scheduled as deadlines, decided from their seat's view,
-announced like anyone's, never sent anything; whole games with one person to the end."""
+"""Computer players' turns in memory: deadlines, view-only decisions, announcements, whole games."""
 
 from __future__ import annotations
 

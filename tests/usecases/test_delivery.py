@@ -58,7 +58,7 @@ async def test_each_item_is_struck_off_in_order(table: Table) -> None:
     gid = await table.start()
     await _undelivered_move(table, gid)
     record = await table.record(gid)
-    assert await deliver_one(table.ctx, record, group_open=True)
+    assert await deliver_one(table.ctx, record)
     after = await table.record(gid)
     assert after.owed != record.owed and after.rev > record.rev
 
@@ -137,8 +137,11 @@ async def test_a_refused_group_text_is_dropped_not_retried(table: Table) -> None
 
 async def test_a_player_who_blocked_the_bot_is_asked_in_the_group(table: Table) -> None:
     table.sender.blocked.add(BOB)
-    await table.start()
-    assert any("I could not send Bob their cards" in t for t in table.said(GROUP))
+    gid = await table.start()
+    said = [t for t in table.said(GROUP) if "has blocked me or never started" in t]
+    assert len(said) == 1 and "Bob" in said[0] and "@saboteur_test_bot" in said[0]
+    assert (await table.record(gid)).unreachable == (BOB,)
+    assert not table.sender.live(BOB)
 
 
 async def test_an_edit_that_fails_sends_a_new_live_message(table: Table) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from tgbot.clocks import Deadline, DeadlineKind
 from tgbot.fake_sender import FakeSender
 from tgbot.memory_ports import MemoryBudget, MemoryDeadlines, MemoryLease, MemoryLedger
+from tgbot.ports import Fate
 
 from .conftest import Clock
 
@@ -73,26 +74,41 @@ async def test_a_held_budget_waits_the_time_asked() -> None:
 
 async def test_the_fake_sender_edits_and_deletes_only_live_messages() -> None:
     sender = FakeSender()
-    text = await sender.group_text(-1, None, "hello")
-    photo = await sender.private_photo(7, b"", "caption", ())
+    text = (await sender.group_text(-1, None, "hello")).message_id
+    photo = (await sender.private_photo(7, b"", "caption", ())).message_id
     assert text is not None and photo is not None
-    assert not await sender.edit_photo(-1, text, b"", "x", ())  # not a photo
-    assert await sender.edit_text(-1, text, "bye", None)
-    assert await sender.delete(-1, text) and not await sender.delete(-1, text)
-    assert not await sender.edit_text(-1, text, "again", None)
+    assert (await sender.edit_photo(-1, text, b"", "x", ())).fate is Fate.GONE  # not a photo
+    assert (await sender.edit_text(-1, text, "bye", None)).ok
+    assert (await sender.delete(-1, text)).ok
+    assert (await sender.delete(-1, text)).fate is Fate.GONE
+    assert (await sender.edit_text(-1, text, "again", None)).fate is Fate.GONE
     assert [s.text for s in sender.live(7)] == ["caption"]
     assert sender.texts_in(-1) == ["bye"]
+    assert await sender.posts.confirmed(-1, 0, 100) == {text}
 
 
 async def test_the_fake_sender_refuses_blocked_chats_and_reports_moves() -> None:
     sender = FakeSender(blocked={7}, moved={-1: -2})
-    assert await sender.private_text(7, "hi") is None
-    assert await sender.group_text(-1, None, "hi") is None
-    assert sender.migrations == {-1: -2} and sender.take_retry_after() is None
+    assert (await sender.private_text(7, "hi")).fate is Fate.BLOCKED
+    moved = await sender.group_text(-1, None, "hi")
+    assert moved.fate is Fate.MOVED and moved.new_chat == -2
 
 
 async def test_the_fake_sender_reports_a_spent_budget() -> None:
     sender = FakeSender(budget=MemoryBudget(limit=1))
-    assert await sender.group_text(-1, None, "one") is not None
-    assert await sender.group_photo(-1, None, b"", "two") is None
-    assert sender.take_retry_after() == 60 and sender.take_retry_after() is None
+    assert (await sender.group_text(-1, None, "one")).ok
+    spent = await sender.group_photo(-1, None, b"", "two")
+    assert spent.fate is Fate.RETRY and spent.retry_after == 60
+
+
+async def test_the_fake_sender_fails_as_set_up_and_may_carry_out_all_the_same() -> None:
+    sender = FakeSender()
+    sender.fail("group_photo", Fate.UNKNOWN, carried_out=True)
+    sender.fail("group_text", Fate.RETRY)
+    lost = await sender.group_photo(-1, None, b"", "board")
+    assert lost.fate is Fate.UNKNOWN and lost.message_id is None
+    assert [m.text for m in sender.live(-1)] == ["board"]  # it is there, but not recorded
+    assert await sender.posts.latest(-1) == 0
+    assert (await sender.group_text(-1, None, "t")).fate is Fate.RETRY
+    assert len(sender.live(-1)) == 1
+    assert (await sender.group_text(-1, None, "t")).ok

@@ -1,5 +1,4 @@
-"""/practice in memory: a game against computer players in one person's private chat, where the
-board posts and the hand share the chat without doubles or wrong deletions."""
+"""/practice in memory: a game against computer players in one private chat, board and hand."""
 
 from __future__ import annotations
 

@@ -54,6 +54,9 @@ class Toast:
         object.__setattr__(self, "text", fit(self.text, TOAST_LIMIT))
 
 
+Answer = Callable[[Toast], Awaitable[None]]  # answers a tap (at most once)
+
+
 def fit(text: str, limit: int) -> str:
     """The text within `limit` UTF-16 units (Telegram's count), cut between characters with "…"."""
     if _units(text) <= limit:

@@ -1,23 +1,49 @@
 """Delivery: send what a saved game owes (the outbox), one process per game (a lease), and the
-sweeper that serves due deadlines and retries whatever is still owed."""
+sweeper that serves due deadlines and retries whatever is still owed.
+
+The contract: an owed item stays owed until Telegram confirmed it, or refused it in a way
+retrying cannot fix (then the bot does what the refusal means). A passing failure (a 5xx, a
+429, a timeout, the group's budget spent) makes that chat wait, with back-off, while the other
+chats are served; whichever process delivers next tries again. Per chat, items leave in order.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
+
+from engine import current_player
 
 from .. import presenter
 from ..callback import GameId
-from ..outbox import board_posted, delete_later, notes_for, private_sent, text_sent
+from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
+from ..outbox import (
+    board_posted,
+    delete_later,
+    deleted,
+    doubt,
+    group_dropped,
+    lines_shown,
+    notes_for,
+    owe,
+    private_dropped,
+    wait,
+    waiting,
+    went_through,
+)
+from ..ports import Fate, Sent
 from ..records import CorruptRecordError, GameRecord
 from .chats import migrate
 from .clocks import handle_deadline
-from .context import Context
-from .screens import delete_first, refresh_private
+from .context import Context, group_texts
+from .reconcile import confirmed_send, floor_before
+from .screens import refresh_private
 
 log = logging.getLogger(__name__)
 
-MAX_ITEMS = 200  # items one delivery run sends before leaving the rest to the sweeper
+MAX_ITEMS = 200  # items one delivery run tries before leaving the rest to the sweeper
+Change = Callable[[GameRecord], GameRecord]
 
 
 async def deliver(ctx: Context, gid: GameId) -> None:
@@ -26,97 +52,268 @@ async def deliver(ctx: Context, gid: GameId) -> None:
     if token is None:
         return  # another process delivers; what it leaves the sweeper picks up
     try:
-        group_open = True
         for _ in range(MAX_ITEMS):
             record = await ctx.store.load(gid)
-            if record is None or record.owed.is_empty or record.state is None:
+            if record is None or record.owed.is_empty:
                 return
             if not await ctx.lease.renew(gid, token):
                 return  # the lease ran out (a very slow send): another process goes on
-            step = await deliver_one(ctx, record, group_open=group_open)
-            if step is None:
-                group_open = False  # the group must wait; private messages need not
-            elif not step:
-                return
+            if not await deliver_one(ctx, record):
+                return  # what is left waits for its chat's back-off
     finally:
         await ctx.lease.release(gid, token)
 
 
-async def deliver_one(ctx: Context, record: GameRecord, *, group_open: bool) -> bool | None:
-    """Deliver the first owed item: deletions, group texts, the board, then private messages.
-
-    True after progress; None when the group must wait (its budget is spent) and the group
-    items were skipped; False when nothing can be delivered now.
-    """
-    owed = record.owed
-    if owed.deletions:
-        await delete_first(ctx, record)
-        return True
-    if group_open and owed.texts:
-        return await _group_text(ctx, record)
-    if group_open and owed.board_version is not None:
-        return await _board(ctx, record)
-    if owed.fresh:
-        await _private(ctx, record, owed.fresh[0], fresh=True)
-        return True
-    if owed.edits:
-        await _private(ctx, record, owed.edits[0], fresh=False)
-        return True
+async def deliver_one(ctx: Context, record: GameRecord) -> bool:
+    """Try the first owed item of a chat that is not waiting: deletions, then the group's texts
+    and board in order, then private messages. False when every owed chat waits."""
+    owed, now = record.owed, ctx.clock()
+    for chat, message in owed.deletions:
+        if not waiting(owed, chat, now):
+            await _delete(ctx, record, chat, message)
+            return True
+    if not waiting(owed, record.chat_id, now):
+        if owed.lobby_text is not None:
+            await _lobby(ctx, record, owed.lobby_text)
+            return True
+        if owed.texts:
+            await _group_text(ctx, record)
+            return True
+        if owed.board_version is not None and record.state is not None:
+            await _board(ctx, record)
+            return True
+    if record.state is None:
+        return False
+    for fresh, users in ((True, owed.fresh), (False, owed.edits)):
+        for user in users:
+            if not waiting(owed, user, now):
+                await _private(ctx, record, user, fresh=fresh)
+                return True
     return False
+
+
+async def _failed(ctx: Context, record: GameRecord, chat: int, sent: Sent, drop: Change) -> None:
+    """Do what a refused call means: wait and retry, follow a moved group, or drop the item."""
+    now = ctx.clock()
+    if sent.transient:
+        await ctx.strike(
+            record.game_id,
+            lambda r: dataclasses.replace(r, owed=wait(r.owed, chat, now, sent.retry_after)),
+        )
+    elif sent.fate is Fate.MOVED and sent.new_chat is not None:
+        await migrate(ctx, chat, sent.new_chat)
+    else:
+        log.warning(
+            "game %s: chat %s refused an item (%s): %s",
+            record.game_id,
+            chat,
+            sent.fate.value,
+            sent.detail,
+        )
+        await ctx.strike(record.game_id, drop)
+
+
+async def _send_group(
+    ctx: Context,
+    record: GameRecord,
+    send: Callable[[], Awaitable[Sent]],
+    done: Callable[[int], Change],
+) -> None:
+    """A group send with its bookkeeping: the floor noted before, doubts after a timeout, the
+    group's waits, and `done(message id)` saved once Telegram confirmed it."""
+    chat = record.chat_id
+    floor = await floor_before(ctx, record, chat)
+    sent = await send()
+    if sent.ok and sent.message_id is not None:
+        await confirmed_send(ctx, record, chat, sent, done(sent.message_id))
+        return
+    if sent.fate is Fate.UNKNOWN:
+        await ctx.strike(record.game_id, lambda r: _doubted(r, chat, floor))
+    await _failed(ctx, record, chat, sent, lambda r: _group_gone(r, sent))
+
+
+def _doubted(record: GameRecord, chat: int, floor: int) -> GameRecord:
+    return dataclasses.replace(record, owed=doubt(record.owed, chat, floor))
+
+
+def _group_gone(record: GameRecord, sent: Sent) -> GameRecord:
+    """A group that is gone gets nothing more; an item Telegram cannot take is dropped alone."""
+    owed = record.owed
+    if sent.fate is Fate.REFUSED and owed.lobby_text is not None:
+        return dataclasses.replace(record, owed=dataclasses.replace(owed, lobby_text=None))
+    if sent.fate is Fate.REFUSED and owed.texts:
+        return dataclasses.replace(record, owed=dataclasses.replace(owed, texts=owed.texts[1:]))
+    return dataclasses.replace(record, owed=group_dropped(owed))
+
+
+async def _lobby(ctx: Context, record: GameRecord, text: str) -> None:
+    """The lobby message comes to say what happened (started, cancelled, expired); posted as a
+    text when it cannot be edited (deleted, too old)."""
+
+    def done(_: int | None = None) -> Change:
+        def change(r: GameRecord) -> GameRecord:
+            if r.owed.lobby_text != text:
+                return r
+            owed = dataclasses.replace(r.owed, lobby_text=None)
+            return dataclasses.replace(r, owed=went_through(owed, r.chat_id))
+
+        return change
+
+    lobby = record.messages.lobby
+    if lobby is not None:
+        edited = await ctx.sender.edit_text(record.chat_id, lobby, text, ())
+        if edited.ok:
+            await ctx.strike(record.game_id, done())
+            return
+        if edited.fate is not Fate.GONE:
+            await _failed(ctx, record, record.chat_id, edited, lambda r: _group_gone(r, edited))
+            return
+    await _send_group(
+        ctx, record, lambda: ctx.sender.group_text(record.chat_id, record.thread_id, text), done
+    )
+
+
+async def _group_text(ctx: Context, record: GameRecord) -> None:
+    """The first owed group text (a long one in parts that each fit, whole lines each)."""
+    text = record.owed.texts[0]
+    parts = split_fitting(text.split("\n"), TEXT_LIMIT)
+    rest = "\n".join(parts[1:])
+
+    def done(_: int) -> Change:
+        def change(r: GameRecord) -> GameRecord:
+            if r.owed.texts[:1] != (text,):
+                return r
+            texts = (rest, *r.owed.texts[1:]) if rest else r.owed.texts[1:]
+            return dataclasses.replace(r, owed=dataclasses.replace(r.owed, texts=texts))
+
+        return change
+
+    await _send_group(
+        ctx,
+        record,
+        lambda: ctx.sender.group_text(record.chat_id, record.thread_id, parts[0]),
+        done,
+    )
+
+
+async def _board(ctx: Context, record: GameRecord) -> None:
+    """Post the board with the moves since the last one; the old board post is deleted later.
+
+    The caption always ends with who plays next; move lines that do not fit go first, in order,
+    as a text post of their own.
+    """
+    state = record.state
+    assert state is not None
+    lines = record.owed.board_lines
+    names = presenter.names_of(record)
+    footer = presenter.board_footer(state, names, record.language)
+    room = CAPTION_LIMIT - (visible(footer) + 1 if footer else 0)
+    kept = keep_within(lines, room)
+    if kept < len(lines):
+        await _overflow(ctx, record, lines[: len(lines) - kept])
+        return
+    caption = presenter.board_caption(state, names, record.language, lines)
+    png = ctx.painter.board(state, names)
+    version = state.version
+
+    def done(message_id: int) -> Change:
+        def change(r: GameRecord) -> GameRecord:
+            owed = delete_later(board_posted(r.owed, version, lines), r.chat_id, r.messages.board)
+            messages = dataclasses.replace(r.messages, board=message_id)
+            return dataclasses.replace(r, owed=owed, messages=messages)
+
+        return change
+
+    await _send_group(
+        ctx,
+        record,
+        lambda: ctx.sender.group_photo(record.chat_id, record.thread_id, png, caption),
+        done,
+    )
+
+
+async def _overflow(ctx: Context, record: GameRecord, lines: tuple[str, ...]) -> None:
+    """Move lines the board's caption cannot hold, posted as a text before the board."""
+    text = split_fitting(lines, TEXT_LIMIT)[0]
+    shown = _whole_lines(lines, text)
+
+    def done(_: int) -> Change:
+        return lambda r: dataclasses.replace(r, owed=lines_shown(r.owed, shown))
+
+    await _send_group(
+        ctx, record, lambda: ctx.sender.group_text(record.chat_id, record.thread_id, text), done
+    )
+
+
+def _whole_lines(lines: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """The owed lines a text shows (it joins the first few of them)."""
+    for n in range(len(lines), 0, -1):
+        if "\n".join(lines[:n]) == text:
+            return lines[:n]
+    return lines[:1]
+
+
+async def _delete(ctx: Context, record: GameRecord, chat: int, message: int) -> None:
+    """An owed deletion: done, or gone (too old, deleted already), is struck off; a passing
+    failure waits."""
+    sent = await ctx.sender.delete(chat, message)
+
+    def drop(r: GameRecord) -> GameRecord:
+        owed = went_through(deleted(r.owed, chat, message), chat)
+        return dataclasses.replace(r, owed=owed)
+
+    if sent.transient:
+        await _failed(ctx, record, chat, sent, drop)
+    else:
+        await ctx.strike(record.game_id, drop)
 
 
 async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) -> None:
     """A player's live message: sent anew (their turn, a new round) or edited."""
     prompt = notes_for(record.owed, user)
-    await refresh_private(ctx, record, user, new_message=fresh, prompt=prompt)
-    await ctx.strike(
-        record.game_id,
-        lambda r: dataclasses.replace(r, owed=private_sent(r.owed, user, fresh=fresh)),
-    )
+    sent = await refresh_private(ctx, record, user, new_message=fresh, prompt=prompt)
+    if sent.ok:  # (a new message's id was recorded by `show`)
+        await ctx.strike(record.game_id, _private_done(user, fresh))
+        return
+    if sent.fate is Fate.BLOCKED:
+        await ctx.strike(record.game_id, _unreachable(ctx, user, fresh))
+        return
+    await _failed(ctx, record, user, sent, _private_done(user, True))
 
 
-async def _group_text(ctx: Context, record: GameRecord) -> bool | None:
-    text = record.owed.texts[0]
-    sent = await ctx.sender.group_text(record.chat_id, record.thread_id, text)
-    if sent is None and await _flooded(ctx, record.chat_id):
-        return None
-    await ctx.strike(record.game_id, lambda r: dataclasses.replace(r, owed=text_sent(r.owed, text)))
-    return True
+def _private_done(user: int, fresh: bool) -> Change:
+    def change(r: GameRecord) -> GameRecord:
+        owed = dataclasses.replace(r.owed, notes=tuple(n for n in r.owed.notes if n[0] != user))
+        if fresh:
+            owed = private_dropped(owed, user)
+        else:
+            owed = dataclasses.replace(owed, edits=tuple(u for u in owed.edits if u != user))
+        return dataclasses.replace(r, owed=went_through(owed, user))
+
+    return change
 
 
-async def _board(ctx: Context, record: GameRecord) -> bool | None:
-    """Post the board with the moves since the last one; the old board post is deleted later."""
-    state = record.state
-    assert state is not None
-    lines = record.owed.board_lines
-    names = presenter.names_of(record)
-    caption = presenter.board_caption(state, names, record.language, lines)
-    png = ctx.painter.board(state, names)
-    posted = await ctx.sender.group_photo(record.chat_id, record.thread_id, png, caption)
-    if posted is None and await _flooded(ctx, record.chat_id):
-        return None
-    version = state.version
+def _unreachable(ctx: Context, user: int, fresh: bool) -> Change:
+    """A player's private chat refused the bot (blocked, or never started): their live message
+    is dropped until they press Start; the group hears it when the game waits for them."""
+    bot = ctx.sender.username
 
-    def done(r: GameRecord) -> GameRecord:
-        messages, owed = r.messages, board_posted(r.owed, version, lines)
-        if posted is not None:
-            owed = delete_later(owed, r.chat_id, messages.board)
-            messages = dataclasses.replace(messages, board=posted)
-        return dataclasses.replace(r, owed=owed, messages=messages)
+    def change(r: GameRecord) -> GameRecord:
+        owed = private_dropped(r.owed, user)
+        waits_for_them = r.state is not None and current_player(r.state) == user
+        if fresh and (waits_for_them or user not in r.unreachable):
+            name = presenter.names_of(r).get(user, "?")
+            notice = group_texts(r).gettext(
+                "{name} has blocked me or never started a private chat with me, so I cannot "
+                "send their cards. {name}, open @{bot} and press Start: your cards come at once.",
+                name=presenter.mention(user, name),
+                bot=bot,
+            )
+            owed = owe(owed, texts=[notice])
+        unreachable = r.unreachable if user in r.unreachable else (*r.unreachable, user)
+        return dataclasses.replace(r, owed=owed, unreachable=unreachable)
 
-    await ctx.strike(record.game_id, done)
-    return True
-
-
-async def _flooded(ctx: Context, chat: int) -> bool:
-    """After a refused group send: True when it should be tried again later (the group's
-    budget is spent, or Telegram said 429, or the group moved and is followed) rather than
-    dropped."""
-    moved = ctx.sender.migrations.pop(chat, None)
-    if moved is not None:
-        await migrate(ctx, chat, moved)
-        return True
-    return ctx.sender.take_retry_after() is not None
+    return change
 
 
 async def sweep(ctx: Context) -> None:

@@ -8,6 +8,7 @@ from .. import menus, presenter
 from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
 from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
+from ..ports import Fate
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import ChatBusyError, ContentionError, Decision
 from .context import (
@@ -19,7 +20,6 @@ from .context import (
     contended,
     gone,
     no_game,
-    player_language,
 )
 from .lobby_decisions import (
     START_GRACE_SECONDS,
@@ -31,7 +31,6 @@ from .lobby_decisions import (
     once,
     with_computers,
 )
-from .screens import refresh_private
 from .turns import keep_lobby, lobby_started, schedule, unschedule
 
 REDRAWS = 8  # a lobby is drawn again while other processes keep changing it, this many times
@@ -153,7 +152,13 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
             return Decision(False)
         if record.lobby.revision != revision:
             return Decision(False)  # it changed since: a later deadline stands
-        return Decision(True, dataclasses.replace(record, status=Status.CANCELLED, updated_at=now))
+        said = texts(record.language).gettext(
+            "This lobby expired after a day without anyone joining, leaving or changing it."
+            " Open a new game with /new."
+        )
+        owed = dataclasses.replace(record.owed, lobby_text=said)
+        expired = dataclasses.replace(record, status=Status.CANCELLED, updated_at=now, owed=owed)
+        return Decision(True, expired)
 
     try:
         done = await ctx.store.update(gid, decide)
@@ -168,13 +173,7 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
     await unschedule(ctx, record)
     for uid in record.human_ids:
         await ctx.store.remove_user_game(uid, gid)
-    said = texts(record.language).gettext(
-        "This lobby expired after a day without anyone joining, leaving or changing it."
-        " Open a new game with /new."
-    )
-    lobby = record.messages.lobby
-    if lobby is None or not await ctx.sender.edit_text(record.chat_id, lobby, said, ()):
-        await ctx.sender.group_text(record.chat_id, record.thread_id, said)
+    await ctx.deliver(gid)
 
 
 def lobby_text(ctx: Context, record: GameRecord) -> str:
@@ -190,10 +189,11 @@ def _keyboard(ctx: Context, record: GameRecord) -> menus.Keyboard:
 async def post_lobby(ctx: Context, record: GameRecord) -> None:
     """Post the lobby as a new message (deleting the old one)."""
     text = lobby_text(ctx, record)
-    message_id = await ctx.sender.group_text(
+    sent = await ctx.sender.group_text(
         record.chat_id, record.thread_id, text, _keyboard(ctx, record)
     )
-    if message_id is not None:
+    message_id = sent.message_id
+    if sent.ok and message_id is not None:
         old = record.messages.lobby
         await ctx.remember(record.game_id, lambda m: dataclasses.replace(m, lobby=message_id))
         if old is not None:
@@ -210,11 +210,14 @@ async def refresh_lobby(ctx: Context, gid: GameId) -> None:
             return
         drawn = latest.lobby.revision
         lobby = latest.messages.lobby
-        if lobby is None or not await ctx.sender.edit_text(
-            latest.chat_id, lobby, lobby_text(ctx, latest), _keyboard(ctx, latest)
-        ):
-            await post_lobby(ctx, latest)
-            return
+        if lobby is not None:
+            edited = await ctx.sender.edit_text(
+                latest.chat_id, lobby, lobby_text(ctx, latest), _keyboard(ctx, latest)
+            )
+            if edited.fate is not Fate.GONE:
+                continue  # drawn (or Telegram hiccuped: the next change draws it)
+        await post_lobby(ctx, latest)
+        return
 
 
 async def join_hint(ctx: Context, place: Place) -> None:
@@ -331,40 +334,20 @@ async def _follow(ctx: Context, record: GameRecord, then: Then, person: Person) 
 
 
 async def _started(ctx: Context, record: GameRecord) -> None:
-    """The lobby message says the game started; the first turn is scheduled and announced."""
-    tr = texts(record.language)
-    if record.messages.lobby is not None:
-        count = len(record.lobby.players)
-        started = tr.ngettext(
-            "The game has started with {count} player. Good digging!",
-            "The game has started with {count} players. Good digging!",
-            count,
-            count=count,
-        )
-        text = lobby_text(ctx, record) + "\n\n" + started
-        await ctx.sender.edit_text(record.chat_id, record.messages.lobby, text, ())
+    """The first turn is scheduled; the lobby saying the game started, the board and the hands
+    were saved as owed with the start, and are delivered."""
     await lobby_started(ctx, record)
     await schedule(ctx, record, None)
     await ctx.deliver(record.game_id)
 
 
 async def _cancelled(ctx: Context, record: GameRecord) -> None:
-    """A cancelled game frees its chat and players, says so in the group and in private."""
-    tr = texts(record.language)
+    """A cancelled game frees its chat and players; what it says was saved as owed with it."""
     await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
     await unschedule(ctx, record)
     for uid in record.human_ids:
         await ctx.store.remove_user_game(uid, record.game_id)
-    said = tr.gettext("The game was cancelled.")
-    if record.state is None and record.messages.lobby is not None:
-        await ctx.sender.edit_text(record.chat_id, record.messages.lobby, said, ())
-    elif not record.is_practice:  # a practice game says it once, on the hand in the same chat
-        # A game in play: its lobby is far up the chat, so say it where people look.
-        await ctx.sender.group_text(record.chat_id, record.thread_id, said)
-    if record.state is not None:
-        for uid in record.human_ids:
-            note = texts(player_language(record, uid)).gettext("The game was cancelled.")
-            await refresh_private(ctx, record, uid, new_message=False, prompt=(note,))
+    await ctx.deliver(record.game_id)
 
 
 async def join(ctx: Context, gid: GameId, person: Person) -> None:

@@ -32,10 +32,10 @@ from ..callback import (
 from ..computer import new_computer
 from ..i18n import Language, Texts, texts
 from ..links import join_payload, start_link
-from ..outbox import owe
+from ..outbox import Owed, owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import Decision
-from .context import Person, Toast, gone, invalid_button
+from .context import Person, Toast, gone, invalid_button, player_language
 
 START_GRACE_SECONDS = 120  # after this, any joined player may start the lobby's game
 
@@ -150,8 +150,24 @@ def cancel(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     """The creator or an admin cancels the lobby or the game."""
     if not may_override(record, req):
         return _not_creator_or_admin(tr)
-    new = dataclasses.replace(record, status=Status.CANCELLED, updated_at=req.now)
+    new = dataclasses.replace(
+        record, status=Status.CANCELLED, updated_at=req.now, owed=cancelled_owed(record)
+    )
     return Decision(Outcome(Toast(tr.gettext("The game was cancelled.")), Then.CANCELLED), new)
+
+
+def cancelled_owed(record: GameRecord) -> Owed:
+    """What a cancelled game owes: the lobby says so (a game in play says it where people look,
+    at the bottom of the chat), and every person's live message says so too (a practice game
+    says it once, on the hand: its chat is the same)."""
+    said = texts(record.language).gettext("The game was cancelled.")
+    if record.state is None:
+        return dataclasses.replace(record.owed, lobby_text=said)
+    notes = [
+        (uid, texts(player_language(record, uid)).gettext("The game was cancelled."))
+        for uid in record.human_ids
+    ]
+    return owe(record.owed, texts=[] if record.is_practice else [said], notes=notes)
 
 
 def _retime(
@@ -222,8 +238,21 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
         state=state,
         updated_at=req.now,
         turn_started_at=req.now,
-        owed=owe(record.owed, board_version=state.version, fresh=people),
     )
+    group = texts(record.language)
+    count = len(lobby.players)
+    started = group.ngettext(
+        "The game has started with {count} player. Good digging!",
+        "The game has started with {count} players. Good digging!",
+        count,
+        count=count,
+    )
+    anyone = req.now - record.created_at >= START_GRACE_SECONDS
+    said = presenter.lobby_text(new, record.language, can_anyone_start=anyone)
+    owed = owe(record.owed, board_version=state.version, fresh=people)
+    if record.messages.lobby is not None:
+        owed = dataclasses.replace(owed, lobby_text=said + "\n\n" + started)
+    new = dataclasses.replace(new, owed=owed)
     return Decision(Outcome(Toast(tr.pgettext("toast", "Done!")), Then.STARTED), new)
 
 

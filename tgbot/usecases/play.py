@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -10,17 +11,29 @@ from enum import Enum
 from engine import IllegalAction, Phase, apply, current_player
 
 from .. import menus, presenter
-from ..callback import Back, Command, ShowHand
+from ..callback import Back, Command, GameId, ShowHand
 from ..i18n import Texts, texts
 from ..links import HandLink, JoinLink, parse_start_payload
 from ..names import reason_text
 from ..outbox import owe
 from ..records import GameRecord, Status
 from ..store import ContentionError, Decision
-from .context import Context, Person, Place, Toast, contended, gone, invalid_button, no_game
+from .context import (
+    Answer,
+    Context,
+    Person,
+    Place,
+    Toast,
+    contended,
+    gone,
+    invalid_button,
+    no_game,
+)
 from .lobby import join, post_lobby
-from .screens import refresh_private, show
+from .screens import redraw_later, refresh_private, show
 from .turns import after_move, moved, resume, schedule
+
+log = logging.getLogger(__name__)
 
 
 class After(Enum):
@@ -44,22 +57,22 @@ class TapOutcome:
 
 
 async def open_link(ctx: Context, person: Person, payload: str | None) -> None:
-    """/start in private, with or without a deep-link payload (join a game, open a hand)."""
+    """/start in private, with or without a deep-link payload (join a game, open a hand).
+
+    Any /start also brings back the live hand of every game the user plays: a player whose
+    private chat refused the bot (blocked, never started) gets their cards at once.
+    """
     tr = texts(await ctx.user_language(person))
     link = parse_start_payload(payload)
     if isinstance(link, JoinLink):
         await join(ctx, link.game, person)
         return
+    resent = await resend_hands(ctx, person.user_id)
     if isinstance(link, HandLink):
-        record = await ctx.store.load(link.game)
-        if (
-            record is not None
-            and record.state is not None
-            and person.user_id in record.state.players
-        ):
-            await refresh_private(ctx, record, person.user_id, new_message=True)
-        else:
+        if link.game not in resent:
             await ctx.sender.private_text(person.user_id, gone(tr))
+        return
+    if resent:
         return
     hello = tr.gettext(
         "Hi! I run games of Saboteur in groups.\n"
@@ -67,6 +80,31 @@ async def open_link(ctx: Context, person: Person, payload: str | None) -> None:
         "Or type /practice to play against computer players right here."
     )
     await ctx.sender.private_text(person.user_id, hello)
+
+
+async def resend_hands(ctx: Context, user_id: int) -> list[GameId]:
+    """Owe a new live message in every game the user plays now, and deliver; those games."""
+
+    def back(record: GameRecord) -> GameRecord:
+        unreachable = tuple(u for u in record.unreachable if u != user_id)
+        return dataclasses.replace(
+            record, owed=owe(record.owed, fresh=[user_id]), unreachable=unreachable
+        )
+
+    games: list[GameId] = []
+    for gid in await ctx.store.user_games(user_id):
+        record = await ctx.store.load(gid)
+        if (
+            record is None
+            or record.state is None
+            or record.status is not Status.PLAYING
+            or user_id not in record.state.players
+        ):
+            continue
+        if await ctx.change(gid, back) is not None:
+            games.append(gid)
+            await ctx.deliver(gid)
+    return games
 
 
 def decide_hand(
@@ -151,9 +189,19 @@ def _respond(
 
 
 async def hand_tap(
-    ctx: Context, person: Person, command: Command, chat_id: int, message_id: int | None
+    ctx: Context,
+    person: Person,
+    command: Command,
+    chat_id: int,
+    message_id: int | None,
+    answer: Answer | None = None,
 ) -> Toast:
-    """A button of a player's private hand: a menu step or a move, if legal."""
+    """A button of a player's private hand: a menu step or a move, if legal.
+
+    The tap is answered once the decision is saved; drawing and announcing come after, and if
+    they fail the saved game still owes them (the sweeper delivers them), so a saved move is
+    never answered with "try again".
+    """
     tr = texts(await ctx.user_language(person))
     gid = getattr(command, "game", None)
     version = getattr(command, "version", None)
@@ -165,8 +213,13 @@ async def hand_tap(
     except ContentionError:
         return Toast(contended(tr))
     outcome, record = done.result, done.record
+    if answer is not None:
+        await answer(outcome.toast)
     if record is not None:
-        await _follow(ctx, record, outcome, person.user_id, message_id)
+        try:
+            await _follow(ctx, record, outcome, person.user_id, message_id)
+        except Exception:
+            log.exception("game %s: after a saved tap; what it owes stays owed", gid)
         if outcome.after is not After.MOVED:
             await resume(ctx, record)  # a tap while the game plays by itself keeps it going
     return outcome.toast
@@ -178,12 +231,15 @@ async def _follow(
     """What a hand tap does once decided: redraw, draw a menu, or announce a move."""
     if outcome.after is After.BACK:
         await schedule(ctx, record, outcome.before)
-        await refresh_private(ctx, record, uid, new_message=False)
+        sent = await refresh_private(ctx, record, uid, new_message=False)
+        await redraw_later(ctx, record, uid, sent)
     elif outcome.after is After.STALE:
-        await refresh_private(ctx, record, uid, new_message=False, tapped=tapped)
+        sent = await refresh_private(ctx, record, uid, new_message=False, tapped=tapped)
+        await redraw_later(ctx, record, uid, sent)
     elif outcome.after is After.SCREEN:
         assert outcome.screen is not None
-        await show(ctx, record, uid, outcome.screen, tapped=tapped)
+        sent = await show(ctx, record, uid, outcome.screen, tapped=tapped)
+        await redraw_later(ctx, record, uid, sent)
     elif outcome.after is After.MOVED:
         await after_move(ctx, record, outcome.before)
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from engine import Phase
 
 from .. import menus, presenter
-from ..outbox import delete_later, deleted
+from ..outbox import delete_later, doubt, owe
+from ..ports import Fate, Sent
 from ..records import GameRecord, Status
-from .context import Context, group_texts, player_language
+from .context import Context, player_language
+from .reconcile import confirmed_send, floor_before
 
 
 async def refresh_private(
@@ -21,14 +23,14 @@ async def refresh_private(
     new_message: bool,
     tapped: int | None = None,
     prompt: Sequence[str] = (),
-) -> None:
+) -> Sent:
     """Show a player their hand's home screen (with notes for them on top)."""
     state = record.state
     assert state is not None
     lang = player_language(record, user_id)
     seat = menus.Seat(record.game_id, state, user_id, presenter.names_of(record), lang)
     screen = menus.home(seat, prompt)
-    await show(ctx, record, user_id, screen, new_message=new_message, tapped=tapped)
+    return await show(ctx, record, user_id, screen, new_message=new_message, tapped=tapped)
 
 
 async def show(
@@ -39,9 +41,13 @@ async def show(
     *,
     new_message: bool = False,
     tapped: int | None = None,
-) -> None:
-    """Draw a screen in the player's live message: edit it, or send a new one and delete the
-    old (and a tapped stale one)."""
+) -> Sent:
+    """Draw a screen in the player's live message: edit it, or send a new one (the old one is
+    then owed a deletion, and a tapped stale one is deleted); how Telegram took it.
+
+    A new message is recorded with the game; what failed is left to the caller (delivery keeps
+    it owed, a tap's redraw owes it, see `redraw_later`).
+    """
     state = record.state
     assert state is not None
     lang = player_language(record, user_id)
@@ -53,57 +59,35 @@ async def show(
     live = record.messages.hand_of(user_id)
     sender = ctx.sender
     if tapped is not None and live is not None and tapped != live:
-        await sender.delete(user_id, tapped)
-    if (
-        not new_message
-        and live is not None
-        and await sender.edit_photo(user_id, live, png, caption, keyboard)
-    ):
-        return
-    message_id = await sender.private_photo(user_id, png, caption, keyboard)
-    if message_id is None:
-        if new_message:  # only a player's turn is worth a notice in the group
-            await _cannot_reach(ctx, record, names.get(user_id, "?"))
-        return
+        await sender.delete(user_id, tapped)  # a stale hand; if this fails it only stays stale
+    if not new_message and live is not None:
+        edited = await sender.edit_photo(user_id, live, png, caption, keyboard)
+        if edited.fate is not Fate.GONE:  # done, or failed in a way a new message would too
+            return edited
+    floor = await floor_before(ctx, record, user_id)
+    sent = await sender.private_photo(user_id, png, caption, keyboard)
+    if sent.fate is Fate.UNKNOWN:
+        await ctx.strike(
+            record.game_id, lambda r: dataclasses.replace(r, owed=doubt(r.owed, user_id, floor))
+        )
+    if not sent.ok or sent.message_id is None:
+        return sent
+    message_id = sent.message_id
 
     def replaced(r: GameRecord) -> GameRecord:
         previous = r.messages.hand_of(user_id)
         owed = r.owed if previous == message_id else delete_later(r.owed, user_id, previous)
         return dataclasses.replace(r, owed=owed, messages=r.messages.with_hand(user_id, message_id))
 
-    await ctx.strike(record.game_id, replaced)
-    await delete_owed(ctx, record.game_id)
+    await confirmed_send(ctx, record, user_id, sent, replaced)
+    return sent
 
 
-async def _cannot_reach(ctx: Context, record: GameRecord, name: str) -> None:
-    """A player's private chat refused their cards (blocked, never started): say so in the group."""
-    text = group_texts(record).gettext(
-        "I could not send {name} their cards. "
-        "{name}, please open a private chat with me and press Start.",
-        name=presenter.escape_text(name),
+async def redraw_later(ctx: Context, record: GameRecord, user_id: int, sent: Sent) -> None:
+    """A tap's redraw did not go through for a passing reason: the live message is owed, so
+    delivery redraws it as soon as Telegram lets it."""
+    if not sent.transient:
+        return
+    await ctx.strike(
+        record.game_id, lambda r: dataclasses.replace(r, owed=owe(r.owed, edits=[user_id]))
     )
-    await ctx.sender.group_text(record.chat_id, record.thread_id, text)
-
-
-async def delete_owed(ctx: Context, gid: str) -> None:
-    """Carry out the deletions a game owes now (what a crash leaves, the sweeper does)."""
-    record = await ctx.store.load(gid)
-    for where, message in record.owed.deletions if record is not None else ():
-        await ctx.sender.delete(where, message)
-        await ctx.strike(gid, _deletion_done(where, message))
-
-
-async def delete_first(ctx: Context, record: GameRecord) -> None:
-    """Carry out the first deletion a game owes (refused, too old or gone: done all the same)."""
-    where, message = record.owed.deletions[0]
-    await ctx.sender.delete(where, message)
-    await ctx.strike(record.game_id, _deletion_done(where, message))
-
-
-def _deletion_done(chat_id: int, message_id: int) -> Callable[[GameRecord], GameRecord]:
-    """The change striking a done deletion off what a game owes."""
-
-    def change(record: GameRecord) -> GameRecord:
-        return dataclasses.replace(record, owed=deleted(record.owed, chat_id, message_id))
-
-    return change

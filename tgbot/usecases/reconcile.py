@@ -1,0 +1,70 @@
+"""Sends whose outcome is unknown (a timeout): found and deleted once the retry is confirmed.
+
+Before each send the deliverer notes the chat's highest recorded message id (the floor). When a
+send times out, the game keeps that floor (`outbox.doubt`) and the item stays owed. Once the
+retried send is confirmed with id N, every message between the floor and N that is the bot's own
+(`Sender.probe`) but not in the sent-message ledger is a copy Telegram posted after all: it is
+deleted, so the chat shows each message once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+
+from ..outbox import doubt_in, settled, went_through
+from ..ports import Fate, Sent
+from ..records import GameRecord
+from .context import Context
+
+log = logging.getLogger(__name__)
+
+MAX_PROBES = 25  # messages looked at in one gap (a busy group has users' messages in it)
+
+
+async def floor_before(ctx: Context, record: GameRecord, chat_id: int) -> int:
+    """The chat's highest recorded message id, noted before a send."""
+    return await ctx.sender.posts.latest(chat_id)
+
+
+async def confirmed_send(
+    ctx: Context,
+    record: GameRecord,
+    chat_id: int,
+    sent: Sent,
+    change: Callable[[GameRecord], GameRecord],
+) -> None:
+    """A send to a chat was confirmed: delete the copies an earlier timed-out send may have left
+    (the record read before the send knows of them), then save `change` with the chat's doubts
+    and waits cleared."""
+    doubt = doubt_in(record.owed, chat_id)
+    if doubt is not None and sent.message_id is not None:
+        await remove_copies(ctx, chat_id, doubt, sent.message_id)
+
+    def saved(r: GameRecord) -> GameRecord:
+        r = change(r)
+        return dataclasses.replace(r, owed=went_through(settled(r.owed, chat_id), chat_id))
+
+    await ctx.strike(record.game_id, saved)
+
+
+async def remove_copies(ctx: Context, chat_id: int, floor: int, confirmed_id: int) -> int:
+    """Delete the bot's own unrecorded messages between `floor` and `confirmed_id`; how many."""
+    posts = ctx.sender.posts
+    known = await posts.confirmed(chat_id, floor, confirmed_id)
+    candidates = [m for m in range(floor + 1, confirmed_id) if m not in known][:MAX_PROBES]
+    removed = 0
+    for message_id in candidates:
+        probed = await ctx.sender.probe(chat_id, message_id)
+        if probed.fate is not Fate.DONE:
+            continue  # not the bot's, or not there
+        if message_id in await posts.confirmed(chat_id, message_id - 1, message_id + 1):
+            continue  # another game's send, confirmed meanwhile
+        deleted = await ctx.sender.delete(chat_id, message_id)
+        if deleted.ok:
+            removed += 1
+            log.info(
+                "chat %s: deleted message %s, a copy of a send that timed out", chat_id, message_id
+            )
+    return removed
