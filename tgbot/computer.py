@@ -68,7 +68,7 @@ def _parse(players: Sequence[PlayerId], line: str) -> tuple[PlayerId, Action]:
 def seed_of(game: str, seat: int, version: int) -> int:
     """The seed of one decision: the same for the same game, seat and turn, on any process."""
     digest = hashlib.blake2b(f"{game}:{seat}:{version}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
+    return int.from_bytes(digest, "big") % 2**63
 
 
 @dataclass(frozen=True, slots=True)
