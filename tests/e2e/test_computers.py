@@ -16,7 +16,7 @@ from tgbot.names import role_name
 from tgbot.records import Status
 from tgbot.service import GameService
 
-from .driver import Driver, open_lobby
+from .driver import SECONDS_PER_TURN, Driver, open_lobby
 from .games import game_id_of, loaded
 from .harness import World, buttons, shown
 
@@ -62,9 +62,21 @@ async def computers_move(world: World, gid: str) -> int:
             return made
         if state.players[state.turn] > 0:
             return made
+        world.clock.advance(SECONDS_PER_TURN)  # a computer's pause, as a person's turn takes
         await service(world).sweep()
         await world.settle()
     raise AssertionError("the computer players did not stop")
+
+
+async def delivered(world: World, gid: str) -> None:
+    """Sweep until the game owes nothing (a group's spent budget refills as time passes)."""
+    for _ in range(20):
+        if (await loaded(world, gid)).owed.is_empty:
+            return
+        world.clock.advance(60)
+        await service(world).sweep()
+        await world.settle()
+    raise AssertionError("the game still owes announcements")
 
 
 async def press_kind(world: World, user: User, chat: int, kind: type, **fields: object) -> None:
@@ -102,6 +114,7 @@ async def test_two_people_and_two_computers_play_a_whole_game(world: World) -> N
             record = await loaded(world, gid)
             if not record.status.is_active:
                 break
+    await delivered(world, gid)
     record = await loaded(world, gid)
     assert record.status is Status.FINISHED and record.state is not None
     assert len(record.state.results) == 3
