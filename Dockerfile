@@ -1,4 +1,4 @@
-# The Saboteur bot: python-telegram-bot in webhook or polling mode, games in Redis.
+# The Saboteur bot: python-telegram-bot, its own webhook server or long polling, games in Redis.
 FROM python:3.11-slim-bookworm
 
 RUN apt-get update \

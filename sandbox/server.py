@@ -36,15 +36,16 @@ DEFAULT_PORT = 8080
 HOST = "127.0.0.1"
 STATIC_DIR = Path(__file__).with_name("static")
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
-# The sandbox reads only these two; a bot's token or webhook settings are no business of it.
+# The sandbox reads only these; a bot's token or webhook settings are no business of it.
 PROG = "saboteur-bot sandbox"
-SANDBOX_VARIABLES = ("REDIS_URL", "BOT_LANGUAGE", "LOG_LEVEL", "FONT_DIR")
+SANDBOX_VARIABLES = ("REDIS_URL", "REDIS_TIMEOUT_SECONDS", "BOT_LANGUAGE", "LOG_LEVEL", "FONT_DIR")
 
 
 class SandboxEmulator(BotApiEmulator):
     """The Bot API emulator, plus the page and the `/_sandbox/` routes on the same port."""
 
     table: Table | None = None
+    bot_app: Application | None = None  # type: ignore[type-arg]
 
     def make_app(self) -> web.Application:
         """The emulator's routes and the page's."""
@@ -53,7 +54,23 @@ class SandboxEmulator(BotApiEmulator):
         app.router.add_static("/static/", STATIC_DIR)
         app.router.add_get("/_sandbox/view", self._view)
         app.router.add_post("/_sandbox/seats", self._add_seat)
+        app.router.add_get("/_sandbox/idle", self._idle)
         return app
+
+    async def _idle(self, request: web.Request) -> web.Response:
+        """Wait (up to 5 s) until the bot has handled every update it was given: it answers a
+        tap as soon as the move is saved and draws the screens after, as Telegram users see."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 5.0
+        while loop.time() < deadline:
+            app = self.bot_app
+            processor = getattr(app, "update_processor", None) if app is not None else None
+            active = getattr(processor, "active", 0)
+            queued = app is not None and not app.update_queue.empty()
+            if not active and not queued and not self.state.pending_updates:
+                return web.json_response({"ok": True, "result": True})
+            await asyncio.sleep(0.01)
+        return web.json_response({"ok": True, "result": False})
 
     async def _index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
@@ -105,6 +122,7 @@ class Sandbox:
                 self.config, token=self.emulator.state.token, api_url=self.emulator.url
             )
             self.app = build_application(config, redis=self.store.client, prefix=self.store.prefix)
+            self.emulator.bot_app = self.app
             await self.app.initialize()
             if self.app.post_init is not None:
                 await self.app.post_init(self.app)  # run_polling would call it: ping, commands
@@ -148,7 +166,7 @@ async def serve(port: int, environ: Mapping[str, str]) -> None:
     """Run the sandbox until Ctrl-C or SIGTERM."""
     config = sandbox_config(environ)
     redis_url = (environ.get("REDIS_URL") or "").strip() or None
-    store = open_store(config.redis_url if redis_url else None)
+    store = open_store(config.redis_url if redis_url else None, config.redis_timeout)
     print(store.announcement, flush=True)
     sandbox = Sandbox(config, store, port=port)
     stopping = asyncio.Event()

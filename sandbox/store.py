@@ -9,7 +9,9 @@ from urllib.parse import urlsplit, urlunsplit
 import fakeredis
 from redis.asyncio import Redis
 
+from tgbot.config import DEFAULT_REDIS_TIMEOUT
 from tgbot.keys import Keys
+from tgbot.redis_client import open_redis
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +35,9 @@ class SandboxStore:
             await self.client.delete(*keys)
 
 
-def open_store(url: str | None) -> SandboxStore:
-    """The Redis at `url` (REDIS_URL, already checked) if given, otherwise fakeredis in-process."""
+def open_store(url: str | None, timeout: float = DEFAULT_REDIS_TIMEOUT) -> SandboxStore:
+    """The Redis at `url` (REDIS_URL, already checked; calls time out after `timeout` seconds)
+    if given, otherwise fakeredis in-process."""
     if not url:
         return SandboxStore(
             client=fakeredis.FakeAsyncRedis(),
@@ -49,7 +52,7 @@ def open_store(url: str | None) -> SandboxStore:
     # point at chats that no longer exist, and two sandboxes may share one Redis.
     prefix = f"sandbox-{secrets.token_hex(4)}"
     return SandboxStore(
-        client=Redis.from_url(url),
+        client=open_redis(url, timeout),
         prefix=prefix,
         is_embedded=False,
         announcement=(

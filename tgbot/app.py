@@ -9,19 +9,19 @@ import time
 from collections.abc import Callable
 
 from redis.asyncio import Redis
-from redis.exceptions import RedisError
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from .budget import ChatBudget
 from .commands import Scope, menu
-from .config import Config, ConfigError, redacted_url
+from .config import Config, ConfigError
 from .dedupe import UpdateLedger
 from .handlers import Handlers
 from .i18n import LANGUAGES, Language, texts
 from .lease import RedisLease
 from .posts import RedisPosts
+from .redis_client import open_redis, unavailable, wait_for_redis
 from .redis_store import RedisStore
 from .scheduler import DeadlineIndex
 from .service import GameService
@@ -35,6 +35,9 @@ _MENU_SCOPES = (
     (Scope.PRIVATE, BotCommandScopeAllPrivateChats()),
 )
 SWEEP_SECONDS = 2.0  # how often deadlines are served and owed announcements retried
+ALLOWED_UPDATES = ("message", "callback_query", "my_chat_member")  # what the handlers read
+_STOP_TICK = 0.2  # seconds between two cancellations of a sweeper that goes on
+_STOP_TRIES = 25
 
 
 def build_application(
@@ -58,7 +61,7 @@ def build_application(
         .post_shutdown(_post_shutdown)
         .build()
     )
-    client = redis if redis is not None else Redis.from_url(config.redis_url)
+    client = redis if redis is not None else open_redis(config.redis_url, config.redis_timeout)
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
     posts = RedisPosts(client, prefix=prefix)
@@ -74,7 +77,7 @@ def build_application(
         default_language=config.language,
         computer_pause=config.computer_pause,
     )
-    Handlers(service).install(app)
+    Handlers(service, unavailable=unavailable).install(app)
     app.bot_data["redis"] = client
     app.bot_data["owns_redis"] = redis is None
     app.bot_data["service"] = service
@@ -83,9 +86,10 @@ def build_application(
 
 
 async def check_services(config: Config) -> None:
-    """Before serving: the Bot API server accepts the token and Redis answers, else ConfigError.
+    """Before serving: the Bot API server accepts the token (else ConfigError), then wait until
+    Redis answers (one log line per attempt; only a malformed REDIS_URL is a ConfigError).
 
-    PTB would find out too, but with a traceback that prints the token.
+    PTB would find out about the token too, but with a traceback that prints it.
     """
     assert config.token is not None, "a token is needed"
     bot = Bot(config.token, base_url=config.base_url, base_file_url=config.base_file_url)
@@ -107,14 +111,7 @@ async def check_services(config: Config) -> None:
         ) from None
     finally:
         quiet.setLevel(level)
-    client = Redis.from_url(config.redis_url)
-    try:
-        await client.ping()
-    except RedisError as err:
-        where = redacted_url(config.redis_url)
-        raise ConfigError("REDIS_URL", f"cannot use Redis at {where!r}: {err}") from None
-    finally:
-        await client.aclose()
+    await wait_for_redis(config.redis_url, config.redis_timeout)
 
 
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
@@ -132,19 +129,43 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
 
 async def _sweep_forever(service: GameService) -> None:
     """Serve deadlines and deliver owed announcements: at start (a crashed process may have
-    left some), then every SWEEP_SECONDS."""
+    left some), then every SWEEP_SECONDS. While Redis is away it says so once, and once more
+    when Redis is back."""
+    away = False
     while True:
         try:
             await service.sweep()
-        except Exception:
-            log.exception("sweep failed")
+        except Exception as err:
+            if not unavailable(err):
+                log.exception("sweep failed")
+            elif not away:
+                log.warning("sweep paused: Redis is away (%s)", " ".join(str(err).split()))
+                away = True
+        else:
+            if away:
+                log.info("sweep resumed: Redis answers again")
+            away = False
         await asyncio.sleep(SWEEP_SECONDS)
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
-    task = app.bot_data.pop("sweeper", None)
-    if task is not None:
+    """Stop the sweeper, and wait until it has stopped (before Redis is closed).
+
+    A cancellation that lands inside a sweep can be swallowed by a library on the way (the
+    loop then goes on to its next sleep), so it is repeated until the task ends, a few seconds
+    at most.
+    """
+    task: asyncio.Task[None] | None = app.bot_data.pop("sweeper", None)
+    if task is None:
+        return
+    for _ in range(_STOP_TRIES):
         task.cancel()
+        await asyncio.wait({task}, timeout=_STOP_TICK)
+        if task.done():
+            if not task.cancelled():
+                task.exception()  # retrieved: it ended on its own (it catches Exception)
+            return
+    log.warning("the sweeper did not stop within %.0f s", _STOP_TRIES * _STOP_TICK)
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -5,6 +5,7 @@
 | `TELEGRAM_BOT_TOKEN` | (required) | the token from @BotFather, `123456:ABC...` |
 | `TELEGRAM_API_URL` | `https://api.telegram.org` | the Bot API server (or a self-hosted one) |
 | `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live |
+| `REDIS_TIMEOUT_SECONDS` | `3` | how long one Redis call (or connecting) may take, 0.1 to 60 |
 | `WEBHOOK_URL` | (unset: long polling) | public HTTPS URL Telegram posts updates to |
 | `WEBHOOK_LISTEN` | `0.0.0.0` | address the webhook server binds |
 | `WEBHOOK_PORT` | `8443` | port the webhook server binds |
@@ -32,6 +33,8 @@ from .i18n import LANGUAGES, Language, parse_language
 
 DEFAULT_API_URL = "https://api.telegram.org"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_REDIS_TIMEOUT = 3.0  # seconds; a Redis call takes well under a millisecond
+REDIS_TIMEOUTS = (0.1, 60.0)  # the accepted range of REDIS_TIMEOUT_SECONDS
 DEFAULT_LISTEN = "0.0.0.0"
 DEFAULT_PORT = 8443
 DEFAULT_LANGUAGE = Language("ko")
@@ -51,6 +54,7 @@ _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _LISTEN = re.compile(r"[A-Za-z0-9_.:\[\]-]{1,255}")
 _REDIS_SCHEMES = ("redis", "rediss", "unix")
 _REDIS_DB = re.compile(r"(/[0-9]{0,5})?")
+_SECONDS = re.compile(r"[0-9]{1,3}(\.[0-9]{1,3})?")
 
 
 class ConfigError(ValueError):
@@ -69,6 +73,7 @@ class Config:
     token: str | None
     api_url: str = DEFAULT_API_URL
     redis_url: str = DEFAULT_REDIS_URL
+    redis_timeout: float = DEFAULT_REDIS_TIMEOUT
     webhook_url: str | None = None
     webhook_listen: str = DEFAULT_LISTEN
     webhook_port: int = DEFAULT_PORT
@@ -115,7 +120,7 @@ class Config:
         secret = None if self.webhook_secret is None else "***"
         return (
             f"Config(token={token!r}, api_url={self.api_url!r}, "
-            f"redis_url={redacted_url(self.redis_url)!r}, "
+            f"redis_url={redacted_url(self.redis_url)!r}, redis_timeout={self.redis_timeout!r}, "
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
             f"language={self.language.code!r}, key_prefix={self.key_prefix!r}, "
@@ -175,6 +180,20 @@ def _redis_url(value: str) -> str:
     return value
 
 
+def _redis_timeout(environ: Mapping[str, str]) -> float:
+    text = _get(environ, "REDIS_TIMEOUT_SECONDS")
+    if text is None:
+        return DEFAULT_REDIS_TIMEOUT
+    low, high = REDIS_TIMEOUTS
+    seconds = float(text) if text.isascii() and _SECONDS.fullmatch(text) else 0.0
+    if not low <= seconds <= high:
+        raise ConfigError(
+            "REDIS_TIMEOUT_SECONDS",
+            f"must be a number of seconds from {low} to {high:g}, got {text!r}",
+        )
+    return seconds
+
+
 def log_level(environ: Mapping[str, str], default: str = DEFAULT_LOG_LEVEL) -> str:
     """`LOG_LEVEL` as one of Python's level names (any case), else ConfigError."""
     value = (_get(environ, "LOG_LEVEL") or default).upper()
@@ -206,6 +225,7 @@ def load_config(
     ).rstrip("/")
 
     redis_url = _redis_url(_get(environ, "REDIS_URL") or DEFAULT_REDIS_URL)
+    redis_timeout = _redis_timeout(environ)
 
     webhook_url = _get(environ, "WEBHOOK_URL")
     if webhook_url is not None:
@@ -263,6 +283,7 @@ def load_config(
         token=token,
         api_url=api_url,
         redis_url=redis_url,
+        redis_timeout=redis_timeout,
         webhook_url=webhook_url,
         webhook_listen=listen,
         webhook_port=port,

@@ -23,7 +23,7 @@ from telegram.ext import (
 from . import guide, presenter
 from .callback import decode
 from .commands import COMMANDS, Scope
-from .i18n import Language, Texts, texts
+from .i18n import Language, Texts, parse_language, texts
 from .menus import Keyboard
 from .service import GameService, Person, Place, Target, Toast
 
@@ -65,10 +65,21 @@ def target_of(message: Message, args: Sequence[str] | None) -> Target | None:
 
 
 class Handlers:
-    """The bot's handlers, bound to one service."""
+    """The bot's handlers, bound to one service.
 
-    def __init__(self, service: GameService) -> None:
+    `unavailable` tells whether an error means the store is away for a moment (Redis down or
+    too slow): then a tap is answered "busy" from what the update itself says, and a command
+    gets no reply, since both the group's language and its flood budget live in the store.
+    """
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        unavailable: Callable[[BaseException], bool] = lambda error: False,
+    ) -> None:
         self.service = service
+        self.unavailable = unavailable
 
     def install(self, app: Application) -> None:  # type: ignore[type-arg]
         """Register every handler and the error handler."""
@@ -261,10 +272,21 @@ class Handlers:
         )
 
     async def error(self, update: object, context: Context) -> None:
-        """Log the error; answer a pending tap so the user's button does not spin."""
+        """Log the error; answer a pending tap so the user's button does not spin.
+
+        With the store away (the `once` claim is the first to find out) the update goes no
+        further: a tap is told the bot is busy, a command is left unanswered.
+        """
+        if context.error is not None and self.unavailable(context.error):
+            await self._busy(update, context.error)
+            raise ApplicationHandlerStop
         log.error("error handling an update", exc_info=context.error)
         if isinstance(update, Update) and update.callback_query is not None:
-            lang = await self.service.user_language(person_of(update.callback_query.from_user))
+            user = update.callback_query.from_user
+            try:
+                lang = await self.service.user_language(person_of(user))
+            except Exception:  # the store failing too: the language the user's app reports
+                lang = self._app_language(user)
             try:
                 text = texts(lang).pgettext(
                     "toast", "Something went wrong. The game is safe; please try again."
@@ -273,7 +295,13 @@ class Handlers:
             except Exception:
                 log.debug("could not answer after an error")
         elif isinstance(update, Update) and update.effective_message is not None:
-            lang = await self._lang(update.effective_message.chat, update.effective_user)
+            chat, sender = update.effective_message.chat, update.effective_user
+            try:
+                lang = await self._lang(chat, sender)
+            except Exception:  # the store failing too: the app's language in private
+                lang = self.service.ctx.default_language
+                if chat.type == Chat.PRIVATE and sender is not None:
+                    lang = self._app_language(sender)
             try:
                 await update.effective_message.reply_text(
                     escape(
@@ -285,6 +313,25 @@ class Handlers:
                 )
             except Exception:
                 log.debug("could not reply after an error")
+
+    def _app_language(self, user: User) -> Language:
+        """The user's language as their Telegram app reports it (no store read)."""
+        return parse_language(user.language_code) or self.service.ctx.default_language
+
+    async def _busy(self, update: object, error: BaseException) -> None:
+        """The store is away: answer a tap from memory, touch nothing, log one line."""
+        update_id = update.update_id if isinstance(update, Update) else None
+        problem = " ".join(str(error).split()) or type(error).__name__
+        log.warning("update %s not handled, the store is away: %s", update_id, problem)
+        if not isinstance(update, Update) or update.callback_query is None:
+            return  # a command: no reply (see the class docstring)
+        query = update.callback_query
+        tr = texts(self._app_language(query.from_user))
+        text = tr.pgettext("toast", "The bot is busy; please try again in a moment.")
+        try:
+            await _answer(query, Toast(text))
+        except Exception:
+            log.debug("could not answer a tap while the store is away")
 
 
 async def _answer(query: CallbackQuery, toast: Toast) -> None:

@@ -15,8 +15,9 @@ from .startup import PROG, fail, start_fonts
 
 _EPILOG = (
     "Settings come from the environment: TELEGRAM_BOT_TOKEN (required to run the bot), "
-    "TELEGRAM_API_URL, REDIS_URL, WEBHOOK_URL, WEBHOOK_SECRET, WEBHOOK_LISTEN, WEBHOOK_PORT, "
-    "BOT_LANGUAGE, REDIS_KEY_PREFIX, LOG_LEVEL, FONT_DIR (see the README)."
+    "TELEGRAM_API_URL, REDIS_URL, REDIS_TIMEOUT_SECONDS, WEBHOOK_URL, WEBHOOK_SECRET, "
+    "WEBHOOK_LISTEN, WEBHOOK_PORT, BOT_LANGUAGE, REDIS_KEY_PREFIX, LOG_LEVEL, FONT_DIR "
+    "(see the README)."
 )
 
 
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     start_fonts(config)
     try:
-        from .app import check_services  # telegram, redis: only once the settings are sane
+        from .app import check_services  # telegram, then wait for redis: once settings are sane
 
         asyncio.run(check_services(config))
     except ConfigError as err:
@@ -79,22 +80,20 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _run(config: Config) -> None:
-    """Build the application and serve until stopped."""
-    from .app import build_application
+    """Build the application and serve until SIGINT or SIGTERM."""
+    from .app import ALLOWED_UPDATES, build_application
 
     app = build_application(config)
     if config.is_webhook:
-        assert config.webhook_url is not None
-        app.run_webhook(
-            listen=config.webhook_listen,
-            port=config.webhook_port,
-            url_path=config.webhook_path,
-            secret_token=config.webhook_secret,
-            webhook_url=config.webhook_url,
-            allowed_updates=["message", "callback_query", "my_chat_member"],
-        )
+        from .webhook import serve  # the bot's own webhook server (tgbot/webhook.py)
+
+        try:
+            asyncio.run(serve(app, config, ALLOWED_UPDATES))
+        except OSError as err:  # the address is taken, or not this machine's
+            where = f"{config.webhook_listen}:{config.webhook_port}"
+            fail(f"cannot serve the webhook on {where}: {err}", status=1)
     else:
-        app.run_polling(allowed_updates=["message", "callback_query", "my_chat_member"])
+        app.run_polling(allowed_updates=list(ALLOWED_UPDATES))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ class Owed:
     deletions: tuple[tuple[int, int], ...] = ()  # (chat, message) replaced by a newer post
     notes: tuple[tuple[int, str], ...] = ()  # (player, line) shown once on their live message
     lobby_text: str | None = None  # what the lobby message must come to say (edited in place)
+    lobby_redraw: bool = False  # the lobby message must be drawn again (a drawing failed)
     waits: tuple[tuple[int, float, int], ...] = ()  # (chat, not before, failed attempts)
     uncertain: tuple[tuple[int, int], ...] = ()  # (chat, last id before a send that timed out)
 
@@ -38,6 +39,7 @@ class Owed:
         return not (
             self.texts
             or self.lobby_text is not None
+            or self.lobby_redraw
             or self.board_version is not None
             or self.fresh
             or self.edits
@@ -79,6 +81,7 @@ def owe(
         deletions=owed.deletions,
         notes=(*owed.notes, *notes),
         lobby_text=owed.lobby_text,
+        lobby_redraw=owed.lobby_redraw,
         waits=owed.waits,
         uncertain=owed.uncertain,
     )

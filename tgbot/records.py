@@ -218,6 +218,7 @@ def record_to_json(record: GameRecord) -> str:
             "deletions": [[c, m] for c, m in record.owed.deletions],
             "notes": [[u, text] for u, text in record.owed.notes],
             "lobby_text": record.owed.lobby_text,
+            "lobby_redraw": record.owed.lobby_redraw,
             "waits": [[c, t, n] for c, t, n in record.owed.waits],
             "uncertain": [[c, f] for c, f in record.owed.uncertain],
         },
@@ -334,6 +335,7 @@ def _owed(value: object) -> Owed:
             for u, text in _list(doc.get("notes", []), "owed.notes")
         ),
         lobby_text=_opt_str(doc.get("lobby_text"), "owed.lobby_text"),
+        lobby_redraw=_bool(doc.get("lobby_redraw", False), "owed.lobby_redraw"),
         waits=tuple(
             (_int(c, "owed.waits chat"), _number(t, "owed.waits time"), _int(n, "owed.waits n"))
             for c, t, n in _list(doc.get("waits", []), "owed.waits")

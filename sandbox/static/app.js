@@ -467,6 +467,7 @@ async function pressButton(chatId, messageId, data, userId) {
         else toast(answer.text);
       }
       if (answer.url) await openLink(answer.url, userId);
+      await api("GET", "/_sandbox/idle"); // the screens are drawn after the answer
     }
     await refresh();
   } catch (error) {

@@ -16,14 +16,15 @@ from typing import Any
 from redis.asyncio import Redis
 from telegram.ext import Application
 
-from emulator import EmulatorState, ManualClock, Message, RateLimits, User
+from emulator import EmulatorState, Faults, ManualClock, Message, RateLimits, User
 from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
-from tgbot.app import build_application
+from tgbot.app import ALLOWED_UPDATES, build_application
 from tgbot.config import Config
 from tgbot.records import GameRecord
 from tgbot.redis_store import RedisStore
 from tgbot.updates import ChatOrderedProcessor
+from tgbot.webhook import WebhookServer, open_webhook
 
 SECRET = "e2e-secret-token"
 
@@ -72,8 +73,11 @@ class World:
     clock: ManualClock = field(default_factory=ManualClock)
     seed: int = 1
     rate_limits: RateLimits | None = None  # Telegram's limits as the emulator applies them
+    faults: Faults | None = None  # Telegram's bad moments, as the emulator stages them
+    timeout: float | None = None  # the bot's Bot API timeouts (seconds), if not PTB's
     emu: BotApiEmulator | None = None
     app: Application | None = None  # type: ignore[type-arg]
+    hook: WebhookServer | None = None
     _forged: int = 0
 
     @property
@@ -90,7 +94,7 @@ class World:
     async def start(self) -> None:
         """Start the emulator, then the bot in webhook mode against it."""
         state = EmulatorState(clock=self.clock, rate_limits=self.rate_limits)
-        self.emu = BotApiEmulator(state, webhook_retry_delay=0.05)
+        self.emu = BotApiEmulator(state, webhook_retry_delay=0.05, faults=self.faults)
         await self.emu.start()
         port = free_port()
         config = Config(
@@ -105,30 +109,28 @@ class World:
         )
         seeds = random.Random(self.seed)
         self.processor = ChatOrderedProcessor()
+        builder = Application.builder().concurrent_updates(self.processor)
+        if self.timeout is not None:
+            t = self.timeout
+            builder = builder.read_timeout(t).write_timeout(t).connect_timeout(t)
+            builder = builder.media_write_timeout(t).pool_timeout(t)
         self.app = build_application(
             config,
             redis=self.redis,
             prefix=self.prefix,
             clock=self.clock,
             seeds=lambda: seeds.randrange(2**62),
-            builder=Application.builder().concurrent_updates(self.processor),
+            builder=builder,
         )
         await self.app.initialize()
         await self.app.start()
-        assert self.app.updater is not None
-        await self.app.updater.start_webhook(
-            listen="127.0.0.1",
-            port=port,
-            url_path="hook",
-            secret_token=SECRET,
-            webhook_url=config.webhook_url,
-        )
+        self.hook = await open_webhook(self.app, config, ALLOWED_UPDATES)
 
     async def stop(self) -> None:
         """Stop the bot and the emulator."""
+        if self.hook is not None:
+            await self.hook.stop()
         if self.app is not None:
-            assert self.app.updater is not None
-            await self.app.updater.stop()
             await self.app.stop()
             await self.app.shutdown()
         if self.emu is not None:

@@ -41,12 +41,14 @@ from tgbot.callback import (
     ConfirmGoal,
     ConfirmSpot,
     ConfirmTarget,
+    LeaveGame,
     PickCard,
     PickGoal,
     PickSpot,
     PickTarget,
     PickTool,
     StartDiscard,
+    StartGame,
     ToggleDiscard,
     decode,
 )
@@ -54,7 +56,7 @@ from tgbot.i18n import Language
 from tgbot.records import GameRecord
 from tgbot.redis_store import RedisStore
 
-from .harness import buttons, free_port
+from .harness import buttons, free_port, url_buttons
 
 SCRIPT = Path(sys.executable).with_name("saboteur-bot")
 SECRET = "procs-webhook-secret_7"
@@ -432,6 +434,33 @@ class Table:
             if loop.time() > deadline:
                 raise TimeoutError(f"the bots did not settle (owing: {owing})")
             await asyncio.sleep(0.02)
+
+
+async def open_game(table: Table, players: list[User], title: str) -> tuple[int, str]:
+    """The first player opens a lobby, all join through its deep link at once, the creator
+    starts; (chat id, game id)."""
+    state = table.emu.state
+    creator = players[0]
+    chat = state.create_group(title, creator=creator.id, members=[p.id for p in players[1:]]).id
+    state.send_text(creator.id, chat, "/new")
+    lobby = await table.emu.wait_for_bot_message(chat, timeout=20)
+    gid = next(c.game for c in (decode(d) for _, d in buttons(lobby)) if isinstance(c, LeaveGame))
+    ((_, url),) = url_buttons(lobby)
+    await table.open_links(players, url)
+
+    async def joined() -> bool:
+        record = await table.store.load(gid)
+        return record is not None and len(record.lobby.players) == len(players)
+
+    await until(joined, timeout=20)
+    await table.quiet()
+    lobby = state.message(chat, lobby.message_id)
+    (start,) = data_of(lobby, StartGame)
+    query = await table.tap(creator, lobby, start)
+    record = await loaded(table.store, gid)
+    assert query.text == texts(record.language).pgettext("toast", "Done!"), query.text
+    assert record.state is not None
+    return chat, gid
 
 
 async def until(check: Callable[[], Awaitable[bool]], timeout: float, step: float = 0.01) -> None:

@@ -1,6 +1,7 @@
 """`saboteur-bot` as shipped: bad settings stop it with one line; its webhook checks the secret.
 
-Each test runs the console script in a subprocess, with an environment made from scratch.
+Its webhook also refuses junk with 400, and SIGTERM stops it cleanly. Each test runs the
+console script in a subprocess, with an environment made from scratch.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import sys
 import uuid
 from collections.abc import AsyncIterator, Mapping
@@ -82,6 +84,7 @@ GOOD = "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi"
         ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_URL": "http://cache:6379"}, "REDIS_URL"),
         ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_URL": "redis://cache:port/0"}, "REDIS_URL"),
         ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_URL": "redis://:pw-9@cache:6379/x"}, "REDIS_URL"),
+        ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_TIMEOUT_SECONDS": "0"}, "REDIS_TIMEOUT_SECONDS"),
         (
             {"TELEGRAM_BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://bot.example.com/hook"},
             "WEBHOOK_SECRET",
@@ -159,8 +162,9 @@ async def emulator() -> AsyncIterator[BotApiEmulator]:
         await emu.stop()
 
 
-async def test_a_refused_token_or_an_unreachable_redis_stops_the_bot(redis_url: str) -> None:
-    """A well-formed token the server refuses, a Redis nobody answers at: status 2, one line."""
+async def test_a_refused_token_stops_the_bot(redis_url: str) -> None:
+    """A well-formed token the server refuses: status 2, one line. (A Redis nobody answers at
+    is waited for instead: tests/e2e/test_redis_outage.py.)"""
     async with emulator() as emu:
         refused = await run_script(
             environment(
@@ -168,11 +172,41 @@ async def test_a_refused_token_or_an_unreachable_redis_stops_the_bot(redis_url: 
             )
         )
         assert_refused(refused, "TELEGRAM_BOT_TOKEN", OTHER_TOKEN.split(":")[1])
-        nowhere = f"redis://:hunter2@127.0.0.1:{free_port()}/0"
-        unreachable = await run_script(
-            environment(TELEGRAM_BOT_TOKEN=TOKEN, TELEGRAM_API_URL=emu.url, REDIS_URL=nowhere)
+
+
+async def test_a_redis_url_that_redis_cannot_read_stops_the_bot() -> None:
+    """A URL option redis-py refuses is a configuration error too (no retry loop)."""
+    async with emulator() as emu:
+        url = f"redis://:hunter2@127.0.0.1:{free_port()}/0?socket_timeout=soon"
+        result = await run_script(
+            environment(TELEGRAM_BOT_TOKEN=TOKEN, TELEGRAM_API_URL=emu.url, REDIS_URL=url)
         )
-        assert_refused(unreachable, "REDIS_URL", "hunter2", TOKEN.split(":")[1])
+        assert_refused(result, "REDIS_URL", "hunter2", TOKEN.split(":")[1])
+
+
+async def test_a_webhook_port_in_use_stops_the_bot_with_one_line(redis_url: str) -> None:
+    """Another server holds WEBHOOK_PORT: status 1, one line naming the address."""
+    prefix = f"cfgtest-{uuid.uuid4().hex[:10]}"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with emulator() as emu:
+            env = environment(
+                TELEGRAM_BOT_TOKEN=TOKEN,
+                TELEGRAM_API_URL=emu.url,
+                REDIS_URL=redis_url,
+                REDIS_KEY_PREFIX=prefix,
+                WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
+                WEBHOOK_LISTEN="127.0.0.1",
+                WEBHOOK_PORT=str(port),
+                WEBHOOK_SECRET=SECRET,
+            )
+            status, out, err = await run_script(env)
+    lines = err.splitlines()
+    assert (status, out) == (1, ""), (status, err)
+    assert lines[-1].startswith("saboteur-bot: cannot serve the webhook on 127.0.0.1:"), err
+    assert str(port) in lines[-1] and "Traceback" not in err and SECRET not in err
 
 
 async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
@@ -229,6 +263,9 @@ async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
                 assert not [m for m in state.messages(chat.id) if m.sender_id == state.bot.id]
 
                 headers = {**plain, "X-Telegram-Bot-Api-Secret-Token": SECRET}
+                junk = json.dumps({"update_id": 900_002, "message": "not a message"})
+                async with http.post(hook, data=junk, headers=headers) as response:
+                    assert response.status == 400  # not 500: Telegram would send it for ever
                 async with http.post(hook, data=body, headers=headers) as response:
                     assert response.status == 200
             lobby = await emu.wait_for_bot_message(chat.id, timeout=20)
@@ -236,11 +273,11 @@ async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:
             sent = [m for m in state.messages(chat.id) if m.sender_id == state.bot.id]
             assert [m.message_id for m in sent] == [lobby.message_id], [shown(m) for m in sent]
             assert "Ann" in shown(lobby) and lobby.content.reply_markup
+            proc.terminate()  # SIGTERM: a clean stop
+            assert await asyncio.wait_for(proc.wait(), 30) == 0
+            assert state.webhook.url == hook, "the webhook stays set for the next process"
         finally:
-            proc.terminate()
-            try:
-                await asyncio.wait_for(proc.wait(), 15)
-            except TimeoutError:
+            if proc.returncode is None:
                 proc.kill()
                 await proc.wait()
             client = Redis.from_url(redis_url)

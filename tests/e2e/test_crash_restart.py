@@ -24,14 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from emulator import EmulatorState, User, botapi
+from emulator import EmulatorState, botapi
 from emulator.errors import bad_request
 from emulator.params import Params
 from emulator.server import BotApiEmulator
-from tests.catalog import texts
-from tgbot.callback import LeaveGame, StartGame, decode
+from tgbot.callback import decode
 
-from .harness import buttons, free_port, url_buttons
+from .harness import free_port
 from .procs import (
     ERROR_TOAST,
     PLAYED,
@@ -41,9 +40,9 @@ from .procs import (
     Table,
     assert_one_board_per_state,
     bot_environment,
-    data_of,
     fleet,
     loaded,
+    open_game,
     own_keys,
     replay,
     until,
@@ -52,33 +51,6 @@ from .procs import (
 pytestmark = pytest.mark.slow  # real bot processes: the whole-suite lane
 
 RECOVERY_SECONDS = 20.0  # a restarted bot should deliver what a dead one owed within this
-
-
-async def open_game(table: Table, players: list[User], title: str) -> tuple[int, str]:
-    """The first player opens a lobby, all join through its deep link at once, the creator
-    starts; (chat id, game id)."""
-    state = table.emu.state
-    creator = players[0]
-    chat = state.create_group(title, creator=creator.id, members=[p.id for p in players[1:]]).id
-    state.send_text(creator.id, chat, "/new")
-    lobby = await table.emu.wait_for_bot_message(chat, timeout=20)
-    gid = next(c.game for c in (decode(d) for _, d in buttons(lobby)) if isinstance(c, LeaveGame))
-    ((_, url),) = url_buttons(lobby)
-    await table.open_links(players, url)
-
-    async def joined() -> bool:
-        record = await table.store.load(gid)
-        return record is not None and len(record.lobby.players) == len(players)
-
-    await until(joined, timeout=20)
-    await table.quiet()
-    lobby = state.message(chat, lobby.message_id)
-    (start,) = data_of(lobby, StartGame)
-    query = await table.tap(creator, lobby, start)
-    record = await loaded(table.store, gid)
-    assert query.text == texts(record.language).pgettext("toast", "Done!"), query.text
-    assert record.state is not None
-    return chat, gid
 
 
 def dies_at(

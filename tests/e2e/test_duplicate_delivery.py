@@ -35,7 +35,7 @@ class Skipped(logging.Handler):
         if record.name.startswith("tgbot") and "already handled" in record.getMessage():
             self.skipped += 1
         if record.levelno >= logging.ERROR and record.name.startswith(
-            ("tgbot", "telegram", "tornado")
+            ("tgbot", "telegram", "aiohttp")
         ):
             self.errors.append(record.getMessage())
 

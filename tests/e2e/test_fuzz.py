@@ -75,7 +75,7 @@ class Captured(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         """Keep records of the bot and of python-telegram-bot."""
-        if record.name.startswith(("tgbot", "telegram", "tornado")):
+        if record.name.startswith(("tgbot", "telegram", "aiohttp")):
             self.records.append(record)
 
     def errors(self) -> list[str]:

@@ -108,6 +108,15 @@ BAD = [
     ({"COMPUTER_PAUSE_SECONDS": "61"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
     ({"COMPUTER_PAUSE_SECONDS": "1e3"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
     ({"COMPUTER_PAUSE_SECONDS": "nan"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "0"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "0.05"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "61"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "-1"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "three"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "1e1"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "nan"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "inf"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
+    ({"REDIS_TIMEOUT_SECONDS": "٣"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
 ]
 
 
@@ -123,6 +132,14 @@ def test_the_key_prefix_defaults_to_sab_and_can_be_set() -> None:
     """Several bots can share one Redis under their own prefixes."""
     assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN}).key_prefix == "sab"
     assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_KEY_PREFIX": "dw2"}).key_prefix == "dw2"
+
+
+def test_redis_calls_time_out_after_three_seconds_unless_set() -> None:
+    """REDIS_TIMEOUT_SECONDS: whole or decimal seconds from 0.1 to 60."""
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN}).redis_timeout == 3.0
+    for text, seconds in (("0.1", 0.1), ("1.5", 1.5), ("60", 60.0), (" 7 ", 7.0)):
+        config = load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_TIMEOUT_SECONDS": text})
+        assert config.redis_timeout == seconds
 
 
 @pytest.mark.parametrize(("env", "variable", "problem"), BAD)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tgbot.fitting import keep_within, shorten, split_fitting, visible
@@ -42,6 +42,7 @@ LINE = st.builds(
 )
 
 
+@settings(deadline=None)
 @given(st.lists(LINE, max_size=60), st.integers(40, 1024))
 def test_split_texts_each_fit_keep_every_line_and_stay_balanced(
     lines: list[str], limit: int
@@ -60,6 +61,7 @@ def test_the_newest_lines_that_fit_are_counted(lines: list[str], room: int) -> N
         assert visible("\n".join(lines[-kept - 1 :])) > room
 
 
+@settings(deadline=None)
 @given(st.lists(LINE, min_size=3, max_size=60), st.integers(60, 1024))
 def test_a_shortened_text_fits_keeps_its_first_and_last_line_and_its_markup(
     lines: list[str], limit: int

@@ -33,10 +33,11 @@ from ..outbox import (
     went_through,
 )
 from ..ports import Fate, Sent
-from ..records import CorruptRecordError, GameRecord
+from ..records import CorruptRecordError, GameRecord, Status
 from .chats import migrate
 from .clocks import handle_deadline
 from .context import Context, group_texts
+from .lobby import draw_lobby
 from .reconcile import confirmed_send, floor_before
 from .screens import refresh_private
 
@@ -75,6 +76,9 @@ async def deliver_one(ctx: Context, record: GameRecord) -> bool:
     if not waiting(owed, record.chat_id, now):
         if owed.lobby_text is not None:
             await _lobby(ctx, record, owed.lobby_text)
+            return True
+        if owed.lobby_redraw:
+            await _lobby_redraw(ctx, record)
             return True
         if owed.texts:
             await _group_text(ctx, record)
@@ -171,6 +175,23 @@ async def _lobby(ctx: Context, record: GameRecord, text: str) -> None:
     await _send_group(
         ctx, record, lambda: ctx.sender.group_text(record.chat_id, record.thread_id, text), done
     )
+
+
+async def _lobby_redraw(ctx: Context, record: GameRecord) -> None:
+    """The lobby drawn again after a failed drawing (only while it is a lobby)."""
+
+    def drawn(r: GameRecord) -> GameRecord:
+        owed = dataclasses.replace(r.owed, lobby_redraw=False)
+        return dataclasses.replace(r, owed=went_through(owed, r.chat_id))
+
+    if record.status is not Status.LOBBY:
+        await ctx.strike(record.game_id, drawn)
+        return
+    sent = await draw_lobby(ctx, record)
+    if sent.ok:
+        await ctx.strike(record.game_id, drawn)
+    else:
+        await _failed(ctx, record, record.chat_id, sent, drawn)
 
 
 async def _group_text(ctx: Context, record: GameRecord) -> None:

@@ -8,7 +8,8 @@ from .. import menus, presenter
 from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
 from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
-from ..ports import Fate
+from ..outbox import delete_later
+from ..ports import Fate, Sent
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import ChatBusyError, ContentionError, Decision
 from .context import (
@@ -186,18 +187,49 @@ def _keyboard(ctx: Context, record: GameRecord) -> menus.Keyboard:
     return presenter.lobby_keyboard(record, record.language, ctx.sender.username)
 
 
-async def post_lobby(ctx: Context, record: GameRecord) -> None:
-    """Post the lobby as a new message (deleting the old one)."""
+async def post_lobby(ctx: Context, record: GameRecord) -> Sent:
+    """Post the lobby as a new message (the old one is then owed a deletion)."""
     text = lobby_text(ctx, record)
     sent = await ctx.sender.group_text(
         record.chat_id, record.thread_id, text, _keyboard(ctx, record)
     )
     message_id = sent.message_id
     if sent.ok and message_id is not None:
-        old = record.messages.lobby
-        await ctx.remember(record.game_id, lambda m: dataclasses.replace(m, lobby=message_id))
-        if old is not None:
-            await ctx.sender.delete(record.chat_id, old)
+
+        def posted(r: GameRecord) -> GameRecord:
+            owed = delete_later(r.owed, r.chat_id, r.messages.lobby)
+            owed = dataclasses.replace(owed, lobby_redraw=False)
+            messages = dataclasses.replace(r.messages, lobby=message_id)
+            return dataclasses.replace(r, owed=owed, messages=messages)
+
+        await ctx.strike(record.game_id, posted)
+        if record.messages.lobby is not None:
+            await ctx.deliver(record.game_id)
+    else:
+        await _redraw_later(ctx, record, sent)
+    return sent
+
+
+async def _redraw_later(ctx: Context, record: GameRecord, sent: Sent) -> None:
+    """A lobby drawing that failed for a passing reason is owed: delivery draws it later."""
+    if sent.transient:
+        await ctx.strike(
+            record.game_id,
+            lambda r: dataclasses.replace(r, owed=dataclasses.replace(r.owed, lobby_redraw=True)),
+        )
+
+
+async def draw_lobby(ctx: Context, record: GameRecord) -> Sent:
+    """Draw the lobby of this record: edit its message, or post it anew if it is gone."""
+    lobby = record.messages.lobby
+    if lobby is not None:
+        edited = await ctx.sender.edit_text(
+            record.chat_id, lobby, lobby_text(ctx, record), _keyboard(ctx, record)
+        )
+        if edited.fate is not Fate.GONE:
+            await _redraw_later(ctx, record, edited)
+            return edited
+    return await post_lobby(ctx, record)
 
 
 async def refresh_lobby(ctx: Context, gid: GameId) -> None:
@@ -209,15 +241,8 @@ async def refresh_lobby(ctx: Context, gid: GameId) -> None:
         if latest is None or latest.status is not Status.LOBBY or latest.lobby.revision == drawn:
             return
         drawn = latest.lobby.revision
-        lobby = latest.messages.lobby
-        if lobby is not None:
-            edited = await ctx.sender.edit_text(
-                latest.chat_id, lobby, lobby_text(ctx, latest), _keyboard(ctx, latest)
-            )
-            if edited.fate is not Fate.GONE:
-                continue  # drawn (or Telegram hiccuped: the next change draws it)
-        await post_lobby(ctx, latest)
-        return
+        if not (await draw_lobby(ctx, latest)).ok:
+            return  # owed if it may work later; delivery draws it
 
 
 async def join_hint(ctx: Context, place: Place) -> None:

@@ -238,8 +238,10 @@ async def _follow(
         await redraw_later(ctx, record, uid, sent)
     elif outcome.after is After.SCREEN:
         assert outcome.screen is not None
-        sent = await show(ctx, record, uid, outcome.screen, tapped=tapped)
-        await redraw_later(ctx, record, uid, sent)
+        # If Telegram fails this edit, the message keeps the screen before it (whose buttons
+        # still work): the player taps again. Nothing is owed, so no later redraw undoes
+        # the steps they take meanwhile.
+        await show(ctx, record, uid, outcome.screen, tapped=tapped)
     elif outcome.after is After.MOVED:
         await after_move(ctx, record, outcome.before)
 

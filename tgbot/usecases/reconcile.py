@@ -13,7 +13,7 @@ import dataclasses
 import logging
 from collections.abc import Callable
 
-from ..outbox import doubt_in, settled, went_through
+from ..outbox import delete_later, doubt_in, settled, went_through
 from ..ports import Fate, Sent
 from ..records import GameRecord
 from .context import Context
@@ -39,32 +39,44 @@ async def confirmed_send(
     (the record read before the send knows of them), then save `change` with the chat's doubts
     and waits cleared."""
     doubt = doubt_in(record.owed, chat_id)
+    left: list[int] = []
+    unsure = False
     if doubt is not None and sent.message_id is not None:
-        await remove_copies(ctx, chat_id, doubt, sent.message_id)
+        left, unsure = await remove_copies(ctx, chat_id, doubt, sent.message_id)
 
     def saved(r: GameRecord) -> GameRecord:
         r = change(r)
-        return dataclasses.replace(r, owed=went_through(settled(r.owed, chat_id), chat_id))
+        owed = went_through(r.owed if unsure else settled(r.owed, chat_id), chat_id)
+        for message_id in left:  # copies whose deletion failed for now: owed like any other
+            owed = delete_later(owed, chat_id, message_id)
+        return dataclasses.replace(r, owed=owed)
 
     await ctx.strike(record.game_id, saved)
 
 
-async def remove_copies(ctx: Context, chat_id: int, floor: int, confirmed_id: int) -> int:
-    """Delete the bot's own unrecorded messages between `floor` and `confirmed_id`; how many."""
+async def remove_copies(
+    ctx: Context, chat_id: int, floor: int, confirmed_id: int
+) -> tuple[list[int], bool]:
+    """Delete the bot's own unrecorded messages between `floor` and `confirmed_id`: the copies
+    whose deletion must be tried again, and whether some message could not be looked at (then
+    the doubt stays for the next confirmed send, whose gap covers this one)."""
     posts = ctx.sender.posts
     known = await posts.confirmed(chat_id, floor, confirmed_id)
     candidates = [m for m in range(floor + 1, confirmed_id) if m not in known][:MAX_PROBES]
-    removed = 0
+    left: list[int] = []
+    unsure = False
     for message_id in candidates:
         probed = await ctx.sender.probe(chat_id, message_id)
+        if probed.transient:
+            unsure = True
+            continue
         if probed.fate is not Fate.DONE:
             continue  # not the bot's, or not there
         if message_id in await posts.confirmed(chat_id, message_id - 1, message_id + 1):
             continue  # another game's send, confirmed meanwhile
         deleted = await ctx.sender.delete(chat_id, message_id)
-        if deleted.ok:
-            removed += 1
-            log.info(
-                "chat %s: deleted message %s, a copy of a send that timed out", chat_id, message_id
-            )
-    return removed
+        if deleted.transient:
+            left.append(message_id)
+        elif deleted.ok:
+            log.info("chat %s: deleted %s, a copy of a send that timed out", chat_id, message_id)
+    return left, unsure

@@ -1,0 +1,326 @@
+"""Load: the real bot (`saboteur-bot`, webhook mode, its own process) against the Bot API
+emulator with Telegram-like latency and a real `redis-server`; K games of P players played at
+once, each game with one tap in flight, as humans play (tap, wait for the answer, tap again).
+
+Run: `python bench/load.py --games 10 --players 4 --latency 150 --moves 10`
+(`--bot PATH` runs another checkout's `saboteur-bot`, to compare two versions).
+
+Prints moves per second for the whole process, tap → answer and tap → new board percentiles,
+the bot's CPU per move, Redis commands per move and Redis bytes per game. Targets (issue 13):
+with 150 ms per call and 30 games, at least 20 turns a second, tap → answer p50 ≤ 250 ms and
+p99 ≤ 600 ms, tap → new board p50 ≤ 700 ms; with no latency and 50 games, at least 100 moves a
+second, bot CPU ≤ 10 ms per move, ≤ 16 KB of Redis per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from redis.asyncio import Redis
+
+from emulator import EmulatorState, Faults, Message, RateLimits, User
+from emulator.server import BotApiEmulator
+from tgbot.callback import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard, decode
+
+ROOT = Path(__file__).resolve().parent.parent
+SECRET = "bench-webhook-secret"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A throwaway redis-server on a free port, without persistence; its URL."""
+    port = free_port()
+    folder = tempfile.mkdtemp(prefix="bench-redis-")
+    proc = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", folder],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):
+                break
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+@contextlib.asynccontextmanager
+async def bot_process(
+    bot: str, emu: BotApiEmulator, redis_url: str, log: Path
+) -> AsyncIterator[subprocess.Popen[bytes]]:
+    """`saboteur-bot` in webhook mode against the emulator, until the block ends."""
+    port = free_port()
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONUNBUFFERED": "1",
+        "LOG_LEVEL": "WARNING",
+        "TELEGRAM_BOT_TOKEN": emu.state.token,
+        "TELEGRAM_API_URL": emu.url,
+        "REDIS_URL": redis_url,
+        "WEBHOOK_URL": f"http://127.0.0.1:{port}/hook",
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "WEBHOOK_PORT": str(port),
+        "WEBHOOK_SECRET": SECRET,
+    }
+    with log.open("wb") as out:
+        proc = subprocess.Popen([bot], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while True:
+            if proc.poll() is not None:
+                raise SystemExit(f"the bot exited:\n{log.read_text()[-3000:]}")
+            try:
+                _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.close()
+                break
+            except OSError:
+                if loop.time() > deadline:
+                    raise SystemExit("the bot did not start serving") from None
+                await asyncio.sleep(0.1)
+        await emu.wait_for(lambda: bool(emu.state.webhook.url), timeout=30)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@dataclass
+class Figures:
+    """What the games measured."""
+
+    answers: list[float] = field(default_factory=list)  # tap → answer, seconds
+    boards: list[float] = field(default_factory=list)  # confirm tap → a new board post
+    moves: int = 0
+    missed_boards: int = 0  # moves whose board never came (coalesced into a later one)
+
+
+def callbacks(message: Message) -> list[str]:
+    """The callback data of a message's buttons."""
+    markup = message.content.reply_markup or {}
+    return [
+        b["callback_data"]
+        for row in markup.get("inline_keyboard", [])
+        for b in row
+        if "callback_data" in b
+    ]
+
+
+def bot_photos(emu: BotApiEmulator, chat: int) -> list[Message]:
+    """The bot's visible photos in a chat."""
+    bot = emu.state.bot.id
+    return [m for m in emu.state.messages(chat) if m.sender_id == bot and m.content.photo]
+
+
+async def tap(emu: BotApiEmulator, user: User, message: Message, data: str, fig: Figures) -> None:
+    """A tap, timed until its answer."""
+    started = time.perf_counter()
+    query = emu.state.press_button(user.id, message.chat_id, message.message_id, data)
+    await emu.wait_for_answer(query, timeout=60)
+    fig.answers.append(time.perf_counter() - started)
+
+
+async def live(emu: BotApiEmulator, user: User, wanted: type, before: tuple[int, int]) -> Message:
+    """The user's newest hand message once it offers `wanted` and differs from `before`."""
+
+    def ready() -> Message | None:
+        photos = bot_photos(emu, user.id)
+        if not photos:
+            return None
+        m = photos[-1]
+        if (m.message_id, len(m.history)) == before:
+            return None
+        return m if any(isinstance(decode(d), wanted) for d in callbacks(m)) else None
+
+    found: Message = await emu.wait_for(ready, timeout=60)
+    return found
+
+
+async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fig: Figures) -> None:
+    """One game: lobby, start, then `moves` discards, one tap in flight."""
+    state = emu.state
+    state.send_text(users[0].id, chat, "/new")
+    lobby = await emu.wait_for(
+        lambda: next((m for m in state.messages(chat) if m.sender_id == state.bot.id), None),
+        timeout=60,
+    )
+    url = next(
+        b["url"]
+        for row in (lobby.content.reply_markup or {})["inline_keyboard"]
+        for b in row
+        if "url" in b
+    )
+    for user in users:
+        state.open_link(user.id, url)
+
+        def joined(u: User = user) -> bool:  # "You joined the game..." came: the join is saved
+            return any(m.sender_id == state.bot.id for m in state.messages(u.id))
+
+        await emu.wait_for(joined, timeout=60)
+    for _ in range(100):  # the lobby is redrawn after each join: tap its newest Start
+        newest = [m for m in state.messages(chat) if m.sender_id == state.bot.id][-1]
+        start = next(d for d in callbacks(newest) if isinstance(decode(d), StartGame))
+        await tap(emu, users[0], newest, start, fig)
+        with contextlib.suppress(TimeoutError):  # the hands come after the answer
+            await emu.wait_for(lambda: all(bot_photos(emu, u.id) for u in users), timeout=3)
+            break
+    for _ in range(moves):
+
+        def to_act() -> tuple[User, Message] | None:
+            for u in users:
+                photos = bot_photos(emu, u.id)
+                if photos and any(
+                    isinstance(decode(d), StartDiscard) for d in callbacks(photos[-1])
+                ):
+                    return u, photos[-1]
+            return None
+
+        user, hand = await emu.wait_for(to_act, timeout=60)
+        (start_discard,) = [d for d in callbacks(hand) if isinstance(decode(d), StartDiscard)]
+        before = (hand.message_id, len(hand.history))
+        await tap(emu, user, hand, start_discard, fig)
+        hand = await live(emu, user, ToggleDiscard, before)
+        toggle = next(d for d in callbacks(hand) if isinstance(decode(d), ToggleDiscard))
+        before = (hand.message_id, len(hand.history))
+        await tap(emu, user, hand, toggle, fig)
+        hand = await live(emu, user, ConfirmDiscard, before)
+        confirm = next(d for d in callbacks(hand) if isinstance(decode(d), ConfirmDiscard))
+        shown = {m.message_id for m in bot_photos(emu, chat)}
+        started = time.perf_counter()
+        await tap(emu, user, hand, confirm, fig)
+        fig.moves += 1
+
+        def new_board(old: set[int] = shown) -> bool:
+            return any(m.message_id not in old for m in bot_photos(emu, chat))
+
+        try:
+            await emu.wait_for(new_board, timeout=5)
+            fig.boards.append(time.perf_counter() - started)
+        except TimeoutError:
+            fig.missed_boards += 1
+        # The next player's hand must offer a discard: wait for it (at most a turn's worth).
+        await emu.wait_for(
+            lambda u=user: (
+                not any(
+                    isinstance(decode(d), StartDiscard)
+                    for d in callbacks(bot_photos(emu, u.id)[-1])
+                )
+            ),
+            timeout=60,
+        )
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100) in milliseconds."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index] * 1000
+
+
+async def redis_figures(url: str) -> tuple[int, int]:
+    """(commands processed so far, bytes of every key)."""
+    client = Redis.from_url(url)
+    try:
+        info = await client.info("stats")
+        total = 0
+        async for key in client.scan_iter(count=1000):
+            total += int(await client.memory_usage(key) or 0)
+        return int(info["total_commands_processed"]), total
+    finally:
+        await client.aclose()
+
+
+async def run(args: argparse.Namespace) -> None:
+    faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter)
+    limits = RateLimits()  # Telegram's: 20 messages a minute per group, 30 a second in all
+    with redis_server() as redis_url, tempfile.TemporaryDirectory() as tmp:
+        state = EmulatorState(rate_limits=limits)
+        emulator = BotApiEmulator(state, faults=faults)
+        async with emulator as emu, bot_process(args.bot, emu, redis_url, Path(tmp) / "b") as proc:
+            games = []
+            for g in range(args.games):
+                users = [state.create_user(f"P{g}-{i}") for i in range(args.players)]
+                for u in users:
+                    state.start_bot(u.id)
+                chat = state.create_group(
+                    f"G{g}", creator=users[0].id, members=[u.id for u in users[1:]]
+                ).id
+                games.append((users, chat))
+            fig = Figures()
+            cpu0 = cpu_seconds(proc.pid)
+            commands0, _ = await redis_figures(redis_url)
+            started = time.perf_counter()
+            await asyncio.gather(
+                *(play(emu, users, chat, args.moves, fig) for users, chat in games)
+            )
+            elapsed = time.perf_counter() - started
+            cpu = cpu_seconds(proc.pid) - cpu0
+            commands, memory = await redis_figures(redis_url)
+    moves = max(fig.moves, 1)
+    a, b = fig.answers, fig.boards
+    print(f"games {args.games} x {args.players} players, {args.moves} moves each, ", end="")
+    print(f"latency {args.latency:.0f} ms (± {args.jitter:.0f})")
+    print(f"moves/s (whole process)        {fig.moves / elapsed:8.2f}  ({elapsed:.1f} s)")
+    print(f"tap -> answer p50/p95/p99 (ms) {_ms(a, 50)} {_ms(a, 95)} {_ms(a, 99)}  ({len(a)} taps)")
+    print(f"tap -> new board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
+    print(f"  ({fig.missed_boards} moves shown by a later board)")
+    print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}")
+    print(f"Redis commands per move        {(commands - commands0) / moves:8.1f}")
+    print(f"Redis bytes per game           {memory / args.games:8.0f}")
+
+
+def _ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q):8.0f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--moves", type=int, default=10, help="discards per game")
+    parser.add_argument("--latency", type=float, default=150.0, help="ms per Bot API call")
+    parser.add_argument("--jitter", type=float, default=0.0, help="± ms")
+    parser.add_argument("--bot", default=str(ROOT / ".venv" / "bin" / "saboteur-bot"))
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

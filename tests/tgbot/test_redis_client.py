@@ -1,0 +1,103 @@
+"""The Redis client's timeouts, what counts as Redis being away, and the wait for it at start."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import socket
+
+import pytest
+from redis.exceptions import (
+    BusyLoadingError,
+    ConnectionError,
+    DataError,
+    ResponseError,
+    TimeoutError,
+)
+
+from tgbot.config import ConfigError
+from tgbot.redis_client import open_redis, retry_delays, unavailable, wait_for_redis
+
+
+async def test_every_call_and_every_connection_has_the_timeout() -> None:
+    client = open_redis("redis://127.0.0.1:6390/2", 1.5)
+    try:
+        kwargs = client.connection_pool.connection_kwargs
+        assert (kwargs["socket_timeout"], kwargs["socket_connect_timeout"]) == (1.5, 1.5)
+        assert (kwargs["port"], kwargs["db"]) == (6390, 2)
+    finally:
+        await client.aclose()
+
+
+def test_a_url_that_redis_py_cannot_read_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigError) as caught:
+        open_redis("redis://:hunter2@127.0.0.1:6390/0?socket_timeout=soon", 1.0)
+    assert caught.value.variable == "REDIS_URL"
+    assert "hunter2" not in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_redis_away_is_told_apart_from_other_errors() -> None:
+    for away in (ConnectionError("refused"), TimeoutError("slow"), BusyLoadingError("loading")):
+        assert unavailable(away)
+    for other in (ResponseError("WRONGTYPE"), DataError("bad"), ValueError("x"), KeyError(1)):
+        assert not unavailable(other)
+    try:
+        try:
+            raise ConnectionError("reset")
+        except ConnectionError as inner:
+            raise RuntimeError("while saving") from inner
+    except RuntimeError as wrapped:
+        assert unavailable(wrapped)
+
+
+def test_the_waits_between_attempts_grow_and_stop_at_a_few_seconds() -> None:
+    assert list(itertools.islice(retry_delays(), 7)) == [0.5, 1.0, 2.0, 4.0, 5.0, 5.0, 5.0]
+    assert list(itertools.islice(retry_delays(0.1, 0.3), 4)) == [0.1, 0.2, 0.3, 0.3]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Enough(Exception):
+    """Ends a wait that would otherwise go on for ever."""
+
+
+async def test_the_wait_logs_one_line_per_attempt_with_the_url_and_the_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Nobody listens: a warning per attempt, password masked, each wait as the line says."""
+    url = f"redis://:hunter2@127.0.0.1:{free_port()}/0"
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 3:
+            raise Enough
+
+    caplog.set_level(logging.INFO, logger="tgbot.redis_client")
+    with pytest.raises(Enough):
+        await wait_for_redis(url, 1.0, sleep=sleep)
+    lines = [r.getMessage() for r in caplog.records if r.name == "tgbot.redis_client"]
+    assert slept == [0.5, 1.0, 2.0]
+    assert len(lines) == 3, lines
+    for attempt, (line, wait) in enumerate(zip(lines, slept, strict=True), start=1):
+        assert f"attempt {attempt}:" in line and f"trying again in {wait:.1f} s" in line
+        assert url.replace("hunter2", "***") in line and "hunter2" not in line
+        assert "onnect" in line  # the error itself: the connection was refused
+
+
+async def test_a_redis_that_answers_is_not_waited_for(
+    redis_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="tgbot.redis_client")
+
+    async def never(seconds: float) -> None:
+        raise AssertionError("no wait")
+
+    assert await wait_for_redis(redis_url, 1.0, sleep=never) == 1
+    assert not [r for r in caplog.records if r.name == "tgbot.redis_client"]
