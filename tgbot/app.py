@@ -75,6 +75,7 @@ def build_application(
         clock=clock,
         seeds=seeds,
         default_language=config.language,
+        computer_pause=config.computer_pause,
     )
     Handlers(service, unavailable=unavailable).install(app)
     app.bot_data["redis"] = client

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .callback import LOBBY_COMMANDS, Command, GameId, Noop, SetLanguage
-from .config import DEFAULT_LANGUAGE
+from .config import DEFAULT_COMPUTER_PAUSE, DEFAULT_LANGUAGE
 from .i18n import Language, texts
 from .menus import Keyboard
 from .pictures import Pictures
@@ -39,6 +39,7 @@ class GameService:
         ids: Callable[[], str] | None = None,
         default_language: Language = DEFAULT_LANGUAGE,
         painter: Painter | None = None,
+        computer_pause: float = DEFAULT_COMPUTER_PAUSE,
     ) -> None:
         self.ctx = Context(
             store=store,
@@ -54,6 +55,7 @@ class GameService:
             ids=ids,
             default_language=default_language,
             painter=painter or Pictures(),
+            computer_pause=computer_pause,
         )
 
     @property
@@ -82,6 +84,18 @@ class GameService:
     async def new_lobby(self, place: Place, person: Person) -> None:
         """/new."""
         await lobby.new_lobby(self.ctx, place, person)
+
+    async def practice(self, person: Person) -> None:
+        """/practice in private."""
+        await lobby.practice(self.ctx, person)
+
+    async def practice_in_group(self, place: Place) -> None:
+        """/practice in a group."""
+        await lobby.practice_in_group(self.ctx, place)
+
+    async def cancel_practice(self, person: Person) -> None:
+        """/cancel in private."""
+        await lobby.cancel_practice(self.ctx, person)
 
     async def join_hint(self, place: Place) -> None:
         """/join in a group."""

@@ -146,7 +146,7 @@ def expected_lines(
         outcome = menus.respond(seat, command)  # type: ignore[arg-type]
         assert isinstance(outcome, menus.Play), (command, outcome)
         transition = apply(state, actor, outcome.action)
-        after = moved(empty, transition, actor, 0)
+        after = moved(empty, transition, actor, 0, action=outcome.action)
         owed += [*after.owed.texts, *after.owed.board_lines]
         state = transition.state
     return Counter(line for text in owed for line in lines_of(text, record))

@@ -20,6 +20,7 @@ from tgbot.callback import (
     Variant,
 )
 from tgbot.clocks import stand_in_move
+from tgbot.computer import move_line
 from tgbot.records import GameRecord, Lobby, LobbyPlayer, Status
 from tgbot.usecases.lobby_decisions import (
     START_GRACE_SECONDS,
@@ -227,9 +228,10 @@ def test_a_move_clears_the_votes_and_the_actor_s_misses() -> None:
     actor = record.state.players[record.state.turn]
     move = stand_in_move(record.state, actor)
     assert move is not None
-    new = moved(record, apply(record.state, actor, move), actor, T0 + 9)
+    new = moved(record, apply(record.state, actor, move), actor, T0 + 9, action=move)
     assert new.kick_votes == () and actor not in dict(new.misses)
     assert new.turn_started_at == T0 + 9
+    assert new.moves == (*record.moves, move_line(record.state.players, actor, move))
 
 
 def test_a_stand_in_move_keeps_the_misses() -> None:
@@ -238,5 +240,6 @@ def test_a_stand_in_move_keeps_the_misses() -> None:
     actor = record.state.players[record.state.turn]
     move = stand_in_move(record.state, actor)
     assert move is not None
-    new = moved(record, apply(record.state, actor, move), actor, T0, stand_in=True, texts=["x"])
+    transition = apply(record.state, actor, move)
+    new = moved(record, transition, actor, T0, action=move, stand_in=True, texts=["x"])
     assert dict(new.misses)[actor] == 1 and new.owed.texts[0] == "x"

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from ..callback import GameId, new_game_id
-from ..config import DEFAULT_LANGUAGE
+from ..config import DEFAULT_COMPUTER_PAUSE, DEFAULT_LANGUAGE
 from ..i18n import Language, Texts, parse_language, texts
 from ..pictures import Pictures
 from ..ports import Deadlines, Lease, Ledger, Painter, Sender
@@ -90,6 +90,7 @@ class Context:
     ids: Callable[[], str] | None = None
     default_language: Language = DEFAULT_LANGUAGE
     painter: Painter = field(default_factory=Pictures)
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE  # seconds before a computer player's move
 
     def now(self) -> int:
         """The clock's time, in whole seconds."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from engine import GameState, Phase, Transition, current_player
+from engine import Action, GameState, Phase, Transition, current_player
 from engine.events import (
     Event,
     GameEnded,
@@ -19,15 +19,17 @@ from engine.events import (
 )
 
 from .. import clocks, presenter
+from ..computer import move_line
 from ..outbox import Owed, owe
-from ..records import GameRecord, Status
+from ..records import GameRecord, Status, is_computer_id
 from .context import FINISHED_TTL_SECONDS, Context
 
 _PRIVATE_EVENTS = GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived
 
 
 def owed_after(record: GameRecord, state: GameState, actor: int, events: Sequence[Event]) -> Owed:
-    """What a move owes the chats: summaries, the board post, private messages."""
+    """What a move owes the chats: summaries, the board post, private messages (to people only:
+    a computer player has no chat)."""
     lang = record.language
     names = presenter.names_of(record)
     moves = presenter.move_lines(events, names, lang)
@@ -39,19 +41,20 @@ def owed_after(record: GameRecord, state: GameState, actor: int, events: Sequenc
             text = presenter.round_text(e.result, names, lang, next_round, starter, events)
             announcements.append("\n".join([*moves, "", text]) if moves else text)
             moves = []
+    people = [u for u in state.players if not is_computer_id(u)]
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
-        moves.append(presenter.game_text(ended, names, lang))
+        moves.append(presenter.game_text(ended, names, lang, practice=record.is_practice))
         return owe(
             record.owed,
             texts=announcements,
             lines=moves,
             board_version=state.version,
-            edits=state.players,
+            edits=people,
         )
     new_round = any(isinstance(e, RoundStarted) for e in events)
     nxt = current_player(state)
-    fresh = list(state.players) if new_round else [nxt] if nxt is not None else []
+    fresh = people if new_round else [nxt] if nxt is not None and nxt in people else []
     touched = {actor} | {
         e.audience for e in events if isinstance(e, _PRIVATE_EVENTS) and e.audience is not None
     }
@@ -61,7 +64,7 @@ def owed_after(record: GameRecord, state: GameState, actor: int, events: Sequenc
         lines=moves,
         board_version=state.version,
         fresh=fresh,
-        edits=[u for u in state.players if u in touched],
+        edits=[u for u in people if u in touched],
     )
 
 
@@ -71,11 +74,13 @@ def moved(
     actor: int,
     now: int,
     *,
+    action: Action,
     stand_in: bool = False,
     texts: Sequence[str] = (),
     notes: Sequence[tuple[int, str]] = (),
 ) -> GameRecord:
-    """The record after a move, owing its announcements (texts and notes first)."""
+    """The record after `actor` played `action` (kept in the game's moves), owing its
+    announcements (texts and notes first)."""
     state = transition.state
     owed = owed_after(record, state, actor, transition.events)
     if texts:
@@ -98,6 +103,7 @@ def moved(
         misses=tuple(sorted(misses.items())),
         automatic=tuple(automatic),
         kick_votes=(),
+        moves=(*record.moves, move_line(state.players, actor, action)),
     )
 
 
@@ -107,7 +113,7 @@ async def after_move(ctx: Context, record: GameRecord, before_version: int) -> N
     assert state is not None
     if state.phase is Phase.OVER:
         await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
-        for uid in state.players:
+        for uid in record.human_ids:
             await ctx.store.remove_user_game(uid, record.game_id)
     await schedule(ctx, record, before_version)
     await ctx.deliver(record.game_id)
@@ -128,8 +134,24 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             turn_started_at=record.turn_started_at,
             limit_hours=record.lobby.turn_limit_hours,
             automatic=player in record.automatic,
+            computer_pause=(
+                ctx.computer_pause if player is not None and is_computer_id(player) else None
+            ),
         )
     )
+
+
+async def resume(ctx: Context, record: GameRecord) -> None:
+    """A turn the game plays by itself (a computer player's, or an absent player's) is owed its
+    deadline again: a process that died after claiming it would otherwise leave the game
+    waiting. Harmless when it is pending or being served (the move is made once)."""
+    state = record.state
+    if state is None or record.status is not Status.PLAYING:
+        return
+    player = current_player(state)
+    if player is None or not (is_computer_id(player) or player in record.automatic):
+        return
+    await schedule(ctx, record, None)
 
 
 async def unschedule(ctx: Context, record: GameRecord) -> None:
@@ -160,5 +182,5 @@ def _expiry_member(record: GameRecord, revision: int) -> str:
 
 
 def _turn_members(game: str, version: int) -> list[str]:
-    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT)
+    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT, clocks.DeadlineKind.COMPUTER)
     return [clocks.Deadline(game, version, kind, 0).member for kind in kinds]
