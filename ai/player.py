@@ -86,6 +86,15 @@ class Bot:
         self.memory.chose(action)
         return action
 
+    def recall(self, view: PlayerView, action: Action) -> None:
+        """Take in a move this seat made earlier, from its view then: as if it had chosen
+        `action` itself (a bot rebuilt from a game's history, between `observe` calls)."""
+        if view.me != self.me:
+            raise ValueError(f"view of player {view.me} given to {self.me}")
+        if self.level is not Level.RANDOM:
+            self.memory.sync(view)
+        self.memory.chose(action)
+
     def belief(self) -> Belief | None:
         """The current belief over roles and the gold (None before the first turn of a round)."""
         return self.memory.belief

@@ -35,6 +35,8 @@ from redis.asyncio import Redis
 from emulator import EmulatorState, Faults, Message, RateLimits, User
 from emulator.server import BotApiEmulator
 from tgbot.callback import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard, decode
+from tgbot.keys import DEFAULT_PREFIX
+from tgbot.redis_store import RedisStore
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "bench-webhook-secret"
@@ -172,8 +174,10 @@ async def live(emu: BotApiEmulator, user: User, wanted: type, before: tuple[int,
     return found
 
 
-async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fig: Figures) -> None:
-    """One game: lobby, start, then `moves` discards, one tap in flight."""
+async def open_game(
+    emu: BotApiEmulator, redis: Redis, users: list[User], chat: int, fig: Figures
+) -> None:
+    """A game's lobby, joins and start."""
     state = emu.state
     state.send_text(users[0].id, chat, "/new")
     lobby = await emu.wait_for(
@@ -188,11 +192,13 @@ async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fi
     )
     for user in users:
         state.open_link(user.id, url)
-
-        def joined(u: User = user) -> bool:  # "You joined the game..." came: the join is saved
-            return any(m.sender_id == state.bot.id for m in state.messages(u.id))
-
-        await emu.wait_for(joined, timeout=60)
+    store = RedisStore(redis, prefix=DEFAULT_PREFIX)
+    for _ in range(600):  # every join saved (their "you joined" note may be lost to a 429)
+        gid = await store.active_game(chat, None)
+        record = None if gid is None else await store.load(gid)
+        if record is not None and len(record.lobby.players) == len(users):
+            break
+        await asyncio.sleep(0.1)
     for _ in range(100):  # the lobby is redrawn after each join: tap its newest Start
         newest = [m for m in state.messages(chat) if m.sender_id == state.bot.id][-1]
         start = next(d for d in callbacks(newest) if isinstance(decode(d), StartGame))
@@ -200,6 +206,10 @@ async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fi
         with contextlib.suppress(TimeoutError):  # the hands come after the answer
             await emu.wait_for(lambda: all(bot_photos(emu, u.id) for u in users), timeout=3)
             break
+
+
+async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fig: Figures) -> None:
+    """`moves` discards of one game, one tap in flight."""
     for _ in range(moves):
 
         def to_act() -> tuple[User, Message] | None:
@@ -285,6 +295,12 @@ async def run(args: argparse.Namespace) -> None:
                 ).id
                 games.append((users, chat))
             fig = Figures()
+            client = Redis.from_url(redis_url)
+            await asyncio.gather(
+                *(open_game(emu, client, users, chat, fig) for users, chat in games)
+            )
+            await client.aclose()
+            fig = Figures()  # the moves only, from here
             cpu0 = cpu_seconds(proc.pid)
             commands0, _ = await redis_figures(redis_url)
             started = time.perf_counter()

@@ -77,6 +77,7 @@ def build_application(
         seeds=seeds,
         default_language=config.language,
         archives=RedisArchives(client, prefix=prefix),
+        computer_pause=config.computer_pause,
     )
     Handlers(service, unavailable=unavailable).install(app)
     app.bot_data["redis"] = client

@@ -33,7 +33,7 @@ from engine.timeline import Entry, timeline
 
 from .callback import GameId, is_game_id
 from .i18n import Language
-from .records import GameRecord, Status
+from .records import GameRecord, Status, is_computer_id
 
 SCHEMA = 1
 KEEP_SECONDS = 180 * 24 * 3600  # an archive, a group's history and its statistics
@@ -167,8 +167,8 @@ def round_deeds(state: GameState, moves: Sequence[str], number: int) -> tuple[En
 def archived_game(record: GameRecord) -> ArchivedGame | None:
     """A game at its end (finished or cancelled), as its group's history keeps it."""
     archive = record_archive(record)
-    if archive is None or record.status.is_active:
-        return None
+    if archive is None or record.status.is_active or record.is_practice:
+        return None  # (a practice game, against computers in private, is no group's history)
     names = {p.user_id: p.name for p in record.lobby.players}
     return ArchivedGame(
         game_id=record.game_id,
@@ -279,12 +279,15 @@ def on_winning_side(edition: Edition, role: Role, result: RoundResult) -> bool:
 
 
 def tally(state: GameState) -> dict[int, Figures]:
-    """Each player's figures for one finished game, from its final state."""
+    """Each person's figures for one finished game, from its final state (computer players,
+    whose ids are only seats of one game, are not counted)."""
     if state.phase is not Phase.OVER:
         raise ValueError("only a finished game is counted")
     best = max(state.gold)
     out: dict[int, Figures] = {}
     for seat, player in enumerate(state.players):
+        if is_computer_id(player):
+            continue
         rounds: dict[Role, int] = {}
         won: dict[Role, int] = {}
         for result in state.results:

@@ -11,7 +11,8 @@ decodes to None (the handler then answers "this button is out of date"). `<op>` 
 - game id: 10 characters of [0-9A-Za-z] (`new_game_id`);
 - version: decimal, no sign, no leading zero, 0 to 2**31-1: the engine state's `version` the
   keyboard was drawn for, or, for lobby buttons, the game record's `rev`;
-- small numbers: decimal in a fixed range; an optional number is empty for None;
+- small numbers (a hand index, a spot, a seat, a count of computer players): decimal in a fixed
+  range; an optional number is empty for None;
 - enums: a short code (`b`/`d` editions, `pm`/`gd` variants, `p`/`l`/`c` tools), and a
   language's catalog code (`ko`, `en`);
 - a set of hand indexes: its digits in increasing order (`025`), possibly empty.
@@ -120,6 +121,31 @@ class SetTurnLimit:
     game: GameId
     version: int
     hours: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AddComputer:
+    """Add a computer player to the lobby."""
+
+    game: GameId
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveComputer:
+    """Remove the computer player added last."""
+
+    game: GameId
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetComputers:
+    """A practice game: play against this many computer players."""
+
+    game: GameId
+    version: int
+    count: int
 
 
 # ------------------------------------------------------------------ hand buttons (private)
@@ -307,6 +333,9 @@ GameCommand = (
     | SetEdition
     | ToggleVariant
     | SetTurnLimit
+    | AddComputer
+    | RemoveComputer
+    | SetComputers
     | ShowHand
     | PickCard
     | PickSpot
@@ -332,6 +361,9 @@ LOBBY_COMMANDS: tuple[type[GameCommand], ...] = (
     SetEdition,
     ToggleVariant,
     SetTurnLimit,
+    AddComputer,
+    RemoveComputer,
+    SetComputers,
 )
 
 
@@ -342,6 +374,7 @@ _SPOT = Int(1, MAX_SPOT)
 _SEAT = Int(0, MAX_SEAT)
 _GOAL = Int(0, GOAL_COUNT - 1)
 _ITEM = Int(0, MAX_IN_FRONT_INDEX)
+_COMPUTERS = Int(0, MAX_SEAT)  # computer players: all seats but one
 _HOURS = Opt(Int(1, MAX_TURN_LIMIT_HOURS))
 _EDITION = Code({Edition.BASE: "b", Edition.DELUXE: "d"})
 _VARIANT = Code({Variant.GOLD_PER_MINER: "pm", Variant.GREEDY_DWARF: "gd"})
@@ -358,6 +391,9 @@ _SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     SetEdition: ("le", (*_GV, _EDITION)),
     ToggleVariant: ("lv", (*_GV, _VARIANT)),
     SetTurnLimit: ("lt", (*_GV, _HOURS)),
+    AddComputer: ("lc", _GV),
+    RemoveComputer: ("lr", _GV),
+    SetComputers: ("ln", (*_GV, _COMPUTERS)),
     ShowHand: ("gh", _GV),
     PickCard: ("gc", (*_GV, _HAND)),
     PickSpot: ("gp", (*_GV, _HAND, _SPOT)),

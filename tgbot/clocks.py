@@ -3,6 +3,7 @@
 A game with a time per turn owes two deadlines for the current turn: a private reminder a while
 before the end, and the timeout. Both are named by the game, the state version they belong to
 and their kind, so a deadline of a turn that has since been played is recognised as stale.
+A computer player's turn owes one instead: its move, after a short pause.
 A lobby owes one: it expires a day after its set-up last changed, named by the lobby's revision.
 """
 
@@ -24,6 +25,7 @@ class DeadlineKind(Enum):
     REMIND = "remind"
     TIMEOUT = "timeout"
     EXPIRE = "expire"  # of a lobby; its "version" is the lobby's revision
+    COMPUTER = "computer"  # a computer player's move
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +72,16 @@ def deadlines(
     turn_started_at: float,
     limit_hours: int | None,
     automatic: bool,
+    computer_pause: float | None = None,
 ) -> tuple[Deadline, ...]:
-    """The deadlines owed for the current turn (none when over or without a limit)."""
+    """The deadlines owed for the current turn (none when over or without a limit); a computer
+    player's turn (`computer_pause` given) owes its move after that pause."""
     if state.phase is Phase.OVER:
         return ()
+    if computer_pause is not None:
+        return (
+            Deadline(game, state.version, DeadlineKind.COMPUTER, turn_started_at + computer_pause),
+        )
     if automatic:
         return (
             Deadline(
@@ -91,11 +99,13 @@ def deadlines(
 
 
 def stand_in_move(state: GameState, player: int) -> Action | None:
-    """What the game plays for an absent player: discard one card, which helps no side.
+    """The fallback when the computer player cannot decide (it should not happen): discard
+    one card, which helps no side; else the first legal move.
 
     The card discarded is the first of the hand in the engine's order, so a replay is stable.
     """
-    for action in legal_actions(state, player):
+    legal = legal_actions(state, player)
+    for action in legal:
         if isinstance(action, Discard) and len(action.cards) == 1:
             return action
-    return None
+    return legal[0] if legal else None

@@ -41,6 +41,7 @@ class ChatCommand:
 
 
 _GROUP_MENU = frozenset({Scope.GROUP})
+_PRIVATE_MENU = frozenset({Scope.PRIVATE})
 
 COMMANDS: tuple[ChatCommand, ...] = (
     # Translators: a command's description in Telegram's command menu.
@@ -56,7 +57,21 @@ COMMANDS: tuple[ChatCommand, ...] = (
     ChatCommand("board", NC_("command menu", "Post the board again"), "board"),
     ChatCommand("status", NC_("command menu", "Whose turn it is and how long is left"), "status"),
     ChatCommand("kick", NC_("command menu", "Skip a player who is away"), "kick"),
-    ChatCommand("cancel", NC_("command menu", "Cancel the game (creator or admin)"), "cancel"),
+    # In private, /cancel ends one's practice game (the practice command's text says so).
+    ChatCommand(
+        "cancel",
+        NC_("command menu", "Cancel the game (creator or admin)"),
+        "cancel",
+        "cancel_private",
+        menu=_GROUP_MENU,
+    ),
+    ChatCommand(
+        "practice",
+        NC_("command menu", "A practice game against computer players, here (/cancel ends it)"),
+        "practice_in_group",
+        "practice",
+        menu=_PRIVATE_MENU,
+    ),
     ChatCommand("history", NC_("command menu", "The last games here, to watch again"), "history"),
     ChatCommand(
         "stats",

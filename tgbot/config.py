@@ -14,6 +14,7 @@
 | `REDIS_KEY_PREFIX` | `sab` | prefix of every Redis key (several bots can share one Redis) |
 | `LOG_LEVEL` | `INFO` | Python logging level: DEBUG, INFO, WARNING, ERROR or CRITICAL |
 | `FONT_DIR` | `/usr/share/fonts/truetype/nanum` | folder of the NanumGothic fonts |
+| `COMPUTER_PAUSE_SECONDS` | `2` | how long a computer player waits before its move (0 to 60) |
 
 An empty variable counts as unset (as `VAR=` in a compose file means). Errors never echo the
 token, the secret or a password in `REDIS_URL`.
@@ -40,6 +41,9 @@ DEFAULT_LANGUAGE = Language("ko")
 DEFAULT_KEY_PREFIX = "sab"
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_FONT_DIR = Path("/usr/share/fonts/truetype/nanum")
+DEFAULT_COMPUTER_PAUSE = 2.0
+MAX_COMPUTER_PAUSE = 60.0
+_PAUSE = re.compile(r"[0-9]{1,2}(\.[0-9]{1,3})?")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _KEY_PREFIX = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -78,6 +82,7 @@ class Config:
     key_prefix: str = DEFAULT_KEY_PREFIX
     log_level: str = DEFAULT_LOG_LEVEL
     font_dir: Path = DEFAULT_FONT_DIR
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE  # seconds before a computer player moves
 
     @property
     def is_webhook(self) -> bool:
@@ -118,7 +123,8 @@ class Config:
             f"redis_url={redacted_url(self.redis_url)!r}, redis_timeout={self.redis_timeout!r}, "
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
-            f"language={self.language.code!r}, key_prefix={self.key_prefix!r})"
+            f"language={self.language.code!r}, key_prefix={self.key_prefix!r}, "
+            f"computer_pause={self.computer_pause!r})"
         )
 
 
@@ -263,6 +269,16 @@ def load_config(
 
     font_dir = Path(_get(environ, "FONT_DIR") or DEFAULT_FONT_DIR)
 
+    pause_text = _get(environ, "COMPUTER_PAUSE_SECONDS")
+    pause = DEFAULT_COMPUTER_PAUSE
+    if pause_text is not None:
+        if not _PAUSE.fullmatch(pause_text) or float(pause_text) > MAX_COMPUTER_PAUSE:
+            raise ConfigError(
+                "COMPUTER_PAUSE_SECONDS",
+                f"must be a number of seconds from 0 to 60 (such as 2 or 1.5), got {pause_text!r}",
+            )
+        pause = float(pause_text)
+
     return Config(
         token=token,
         api_url=api_url,
@@ -276,4 +292,5 @@ def load_config(
         key_prefix=key_prefix,
         log_level=level,
         font_dir=font_dir,
+        computer_pause=pause,
     )

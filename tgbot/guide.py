@@ -18,6 +18,11 @@ def help_text(lang: Language) -> str:
             "",
             tr.gettext("<b>In the group</b>"),
             *commands.help_lines(commands.Scope.GROUP, tr),
+            tr.gettext(
+                "In the lobby, the game's creator can add computer players (🤖), so one or two "
+                "people can play too. When time runs out, or after /kick, the computer plays for "
+                "the absent player until they tap any of their buttons."
+            ),
             "",
             tr.gettext("<b>In private</b>"),
             tr.gettext(

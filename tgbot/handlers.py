@@ -170,6 +170,21 @@ class Handlers:
             is_admin = await self.service.sender.is_admin(message.chat.id, user.id)
             await self.service.cancel_command(place_of(message), person_of(user), is_admin)
 
+    async def cancel_private(self, update: Update, context: Context) -> None:
+        """/cancel in private: end one's practice game."""
+        if update.effective_user:
+            await self.service.cancel_practice(person_of(update.effective_user))
+
+    async def practice(self, update: Update, context: Context) -> None:
+        """/practice in private: a game against computer players, in this chat."""
+        if update.effective_user:
+            await self.service.practice(person_of(update.effective_user))
+
+    async def practice_in_group(self, update: Update, context: Context) -> None:
+        """/practice in a group: it is played in private."""
+        if update.effective_message:
+            await self.service.practice_in_group(place_of(update.effective_message))
+
     async def once(self, update: Update, context: Context) -> None:
         """Handle each update id once, even if Telegram delivers it again (to any process)."""
         if not await self.service.ledger.claim(update.update_id):

@@ -131,6 +131,23 @@ REASONS: Mapping[Reason, Marked] = {
     Reason.BAD_DISCARD: NC_("refusal", "that discard is not allowed"),
 }
 
+# Translators: the names of computer players (dwarves). Any short, friendly name of a dwarf in
+# your language will do; keep them distinct from each other.
+COMPUTER_NAMES: tuple[Marked, ...] = (
+    NC_("computer player", "Borin"),
+    NC_("computer player", "Dagna"),
+    NC_("computer player", "Fimbur"),
+    NC_("computer player", "Gunnhild"),
+    NC_("computer player", "Hrodi"),
+    NC_("computer player", "Ingrid"),
+    NC_("computer player", "Kolbrun"),
+    NC_("computer player", "Norri"),
+    NC_("computer player", "Orla"),
+    NC_("computer player", "Skadi"),
+    NC_("computer player", "Thrain"),
+    NC_("computer player", "Yrsa"),
+)
+
 GOALS: tuple[Marked, ...] = (
     # Translators: where a goal card lies, as in "the top goal card" (and on its button).
     NC_("goal card", "top"),
@@ -167,6 +184,13 @@ def edition_name(tr: Texts, edition: Edition) -> str:
 def reason_text(tr: Texts, reason: Reason) -> str:
     """Why the engine refused a move."""
     return tr.marked(REASONS[reason])
+
+
+def computer_name(tr: Texts, index: int) -> str:
+    """The name of the computer player added as the `index`-th (from 0; repeats with a number
+    once the list runs out)."""
+    name = tr.marked(COMPUTER_NAMES[index % len(COMPUTER_NAMES)])
+    return name if index < len(COMPUTER_NAMES) else f"{name} {index // len(COMPUTER_NAMES) + 1}"
 
 
 def goal_name(tr: Texts, index: int) -> str:

@@ -32,9 +32,12 @@ from engine.timeline import Deed, Entry
 from render.labels import cell_label
 
 from .callback import (
+    AddComputer,
     CancelGame,
     ConfirmRematch,
     LeaveGame,
+    RemoveComputer,
+    SetComputers,
     SetEdition,
     SetLanguage,
     SetTurnLimit,
@@ -46,7 +49,10 @@ from .i18n import LANGUAGES, NC_, Language, Marked, Texts, texts
 from .links import join_payload, start_link
 from .menus import Button, Keyboard, marked_label
 from .names import card_name, edition_name, goal_name_at, role_name, side_name, tool_name
-from .records import GameRecord, Status
+from .records import GameRecord, LobbyPlayer, Status, is_computer_id
+
+COMPUTER_MARK = "🤖"  # before a computer player's name, wherever a name is written
+PRACTICE_OPPONENTS = (2, 3, 4)  # how many computer players a practice game can have
 
 VARIANTS: Mapping[Variant, Marked] = {
     # Translators: a rule variant, as listed after "Variants:".
@@ -99,14 +105,22 @@ def turn_limit_line(lang: Language, hours: int | None) -> str:
     return tr.gettext("Time per turn: {time}", time=hours_text(tr, hours))
 
 
+def shown_name(player: LobbyPlayer) -> str:
+    """A player's name as written everywhere: a computer player's with its mark."""
+    return f"{COMPUTER_MARK} {player.name}" if player.is_computer else player.name
+
+
 def names_of(record: GameRecord) -> dict[int, str]:
-    """Display names by user id (unescaped): the players, and the creator even if not playing."""
+    """Display names by user id (unescaped): the players (computer players marked), and the
+    creator even if not playing."""
     creator = {record.creator_id: record.creator_name} if record.creator_name else {}
-    return creator | {p.user_id: p.name for p in record.lobby.players}
+    return creator | {p.user_id: shown_name(p) for p in record.lobby.players}
 
 
 def mention(user_id: int, name: str) -> str:
-    """An HTML mention that notifies the user."""
+    """An HTML mention that notifies the user (a computer player's name is written plain)."""
+    if is_computer_id(user_id):
+        return escape(name)
     return f'<a href="tg://user?id={user_id}">{escape(name)}</a>'
 
 
@@ -121,6 +135,8 @@ def _name(names: Mapping[int, str], user_id: int | None) -> str:
 
 def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) -> str:
     """The lobby message: edition, variants, time per turn, players, what is missing."""
+    if record.is_practice:
+        return practice_text(record, lang)
     tr = texts(lang)
     lobby = record.lobby
     names = names_of(record)
@@ -149,7 +165,7 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
             tr.gettext("Players ({count}/{max}):", count=len(lobby.players), max=players.stop - 1)
         )
         lines += [
-            tr.gettext("{number}. {name}", number=i + 1, name=escape(p.name))
+            tr.gettext("{number}. {name}", number=i + 1, name=escape(shown_name(p)))
             for i, p in enumerate(lobby.players)
         ]
     else:
@@ -168,6 +184,8 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
                 count=missing,
             )
         )
+    elif not lobby.humans:
+        lines.append(tr.gettext("Computer players cannot play alone: at least one person joins."))
     elif can_anyone_start:
         lines.append(tr.gettext("Ready! Any player can start the game."))
     else:
@@ -181,13 +199,38 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
     return "\n".join(lines)
 
 
+def practice_text(record: GameRecord, lang: Language) -> str:
+    """The set-up message of a practice game: the edition, the opponents, how to start."""
+    tr = texts(lang)
+    lobby = record.lobby
+    count = len(lobby.computers)
+    lines = [
+        tr.gettext("🎯 <b>Practice</b>: {edition}", edition=edition_label(lang, lobby.edition)),
+        tr.ngettext(
+            "You against {count} computer player:",
+            "You against {count} computer players:",
+            count,
+            count=count,
+        ),
+        ", ".join(escape(shown_name(p)) for p in lobby.computers),
+        "",
+        tr.gettext(
+            "Choose the edition and how many opponents, then tap Start. The board and your "
+            "hand come to this chat; there is no time limit, and /cancel ends the game."
+        ),
+    ]
+    return "\n".join(lines)
+
+
 def range_of(edition: Edition) -> range:
     """Legal player counts of an edition."""
     return player_range(edition)
 
 
 def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Keyboard:
-    """Join (a deep link), leave, start, cancel, and the set-up switches."""
+    """Join (a deep link), leave, computer players, start, cancel, and the set-up switches."""
+    if record.is_practice:
+        return practice_keyboard(record, lang)
     tr = texts(lang)
     g, rev = record.game_id, record.lobby.revision
     lobby = record.lobby
@@ -200,10 +243,11 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
             Button(tr.pgettext("button", "✋ Join"), url=url),
             Button(tr.pgettext("button", "🚪 Leave"), LeaveGame(g, rev)),
         ),
-        tuple(
-            Button(marked_label(lobby.edition is e, edition_name(tr, e)), SetEdition(g, rev, e))
-            for e in (Edition.BASE, Edition.DELUXE)
+        (
+            Button(tr.pgettext("button", "🤖 Add a computer"), AddComputer(g, rev)),
+            Button(tr.pgettext("button", "🤖 Remove a computer"), RemoveComputer(g, rev)),
         ),
+        _edition_row(record, tr),
         (
             Button(
                 marked_label(
@@ -218,6 +262,32 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
             ),
         ),
         turn_limit_row(record, lang),
+        (
+            Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
+            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
+        ),
+    )
+
+
+def _edition_row(record: GameRecord, tr: Texts) -> tuple[Button, ...]:
+    g, rev, edition = record.game_id, record.lobby.revision, record.lobby.edition
+    return tuple(
+        Button(marked_label(edition is e, edition_name(tr, e)), SetEdition(g, rev, e))
+        for e in (Edition.BASE, Edition.DELUXE)
+    )
+
+
+def practice_keyboard(record: GameRecord, lang: Language) -> Keyboard:
+    """A practice game's set-up: the edition, the number of opponents, start, cancel."""
+    tr = texts(lang)
+    g, rev = record.game_id, record.lobby.revision
+    count = len(record.lobby.computers)
+    return (
+        _edition_row(record, tr),
+        tuple(
+            Button(marked_label(count == n, f"{COMPUTER_MARK} {n}"), SetComputers(g, rev, n))
+            for n in PRACTICE_OPPONENTS
+        ),
         (
             Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
             Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
@@ -455,7 +525,9 @@ def _deed_line(tr: Texts, d: Entry, names: Mapping[int, str]) -> str:
     )
 
 
-def game_text(event: GameEnded, names: Mapping[int, str], lang: Language) -> str:
+def game_text(
+    event: GameEnded, names: Mapping[int, str], lang: Language, *, practice: bool = False
+) -> str:
     """Game end: the final scoreboard and the winners."""
     tr = texts(lang)
     lines = [tr.gettext("🏆 <b>Game over!</b>")]
@@ -482,7 +554,10 @@ def game_text(event: GameEnded, names: Mapping[int, str], lang: Language) -> str
         lines.append(tr.gettext("Winner: {names}", names=winners))
     else:
         lines.append(tr.gettext("Winners (tied): {names}", names=winners))
-    lines.append(tr.gettext("Play again with /new."))
+    if practice:
+        lines.append(tr.gettext("Play again with /practice."))
+    else:
+        lines.append(tr.gettext("Play again with /new."))
     return "\n".join(lines)
 
 

@@ -9,22 +9,33 @@ seconds):
      "created_at": 1700000000, "updated_at": 1700000000,
      "lobby": {"edition": "base|deluxe", "gold": "official|per_miner", "greedy_dwarf": false,
                "turn_limit_hours": 24 | null,
-               "players": [{"id": 111, "name": "Ann", "lang": "ko", "username"?: "ann"}, ...],
+               "players": [{"id": 111, "name": "Ann", "lang": "ko", "username"?: "ann"},
+                           {"id": -1, "name": "Borin", "lang": "ko", "computer": "search"}, ...],
                "invited"?: [a player, ...]},
      "state": null | {the engine's state JSON, engine.codec schema},
-     "moves"?: ["0 T CROSS 0,1", ...], "rematch"?: "Cd4eF0yZa1",
+     "moves"?: ["0 T CROSS 1,0", "1 D MAP", ...], "rematch"?: "Cd4eF0yZa1",
      "messages": {"lobby": 10 | null, "board": 11 | null, "hands": [[111, 55], ...]}}
 
-`moves` are the game's moves so far in the archive's notation (`engine.archive.seat_move_text`,
-docs/archive.md), one per engine version, so the game can be archived and its rounds replayed;
-a record from before they were kept has none (and its game is not archived). `invited` are a
-rematch lobby's players of the game before who have not confirmed yet; `rematch` is the lobby a
-finished game's "Same players again" opened.
+`invited` are a rematch lobby's players of the game before who have not confirmed yet;
+`rematch` is the lobby a finished game's "Same players again" opened.
 
 `thread` is a forum topic's `message_thread_id` (only for topic messages: in other supergroups
 replies carry a thread id too, and must not make a second "chat"). `hands` pairs a player with
 their live private message. `owed` is what the game still owes its chats (`tgbot.outbox`);
 `unreachable` lists players whose private chat refused the bot, until they press Start.
+
+`chat` is a group's id (negative), or for a practice game (`/practice`) the player's private
+chat, whose id is their user id (positive): its board posts and its hand share that chat.
+
+Computer players are lobby players with a `computer` level (`random`, `heuristic`, `search`).
+Their ids are negative, -1, -2, ... within a game: Telegram user ids are positive, so a
+computer's id never names a person, and nothing is ever sent to it. Names are a computer's own
+(from `tgbot.names.COMPUTER_NAMES`, in the group's language when it was added).
+
+`moves` lists every move of the game in play order, in the archive's notation
+(`"<seat> <move>"`, docs/archive.md): replayed from the state's seed, it rebuilds what each seat
+saw (computer players decide from it). It is absent from records written before it existed,
+whose games then have fewer moves than their state's version.
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from ai import Level
 from engine import Edition, GameState, GoldRule, Options, from_json, to_json
 
 from .callback import GameId, is_game_id
@@ -67,12 +79,24 @@ class Status(Enum):
 
 @dataclass(frozen=True, slots=True)
 class LobbyPlayer:
-    """A player who joined, with the name shown to others and their private-chat language."""
+    """A player who joined, with the name shown to others and their private-chat language; or a
+    computer player, with its level (and a negative id)."""
 
     user_id: int
     name: str
     language: Language
     username: str | None = None  # their @username when they joined, for `/kick @name`
+    computer: Level | None = None  # set for a computer player: how hard it thinks
+
+    @property
+    def is_computer(self) -> bool:
+        """True for a computer player."""
+        return self.computer is not None
+
+
+def is_computer_id(user_id: int) -> bool:
+    """True for the id of a computer player (negative: no Telegram user has one)."""
+    return user_id < 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +121,16 @@ class Lobby:
     def player(self, user_id: int) -> LobbyPlayer | None:
         """The joined player with this user id, if any."""
         return next((p for p in self.players if p.user_id == user_id), None)
+
+    @property
+    def computers(self) -> tuple[LobbyPlayer, ...]:
+        """The computer players, in the order they were added."""
+        return tuple(p for p in self.players if p.is_computer)
+
+    @property
+    def humans(self) -> tuple[LobbyPlayer, ...]:
+        """The people who joined, in join order."""
+        return tuple(p for p in self.players if not p.is_computer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +175,9 @@ class GameRecord:
     misses: tuple[tuple[int, int], ...] = ()  # (user, timeouts in a row)
     automatic: tuple[int, ...] = ()  # players the game plays for until they act again
     kick_votes: tuple[int, ...] = ()  # voters to play for the current player now
-    moves: tuple[str, ...] = ()  # every move so far, "<seat> <move>" (engine.archive notation)
     rematch: GameId | None = None  # the lobby this finished game's "Same players again" opened
     unreachable: tuple[int, ...] = ()  # players whose private chat refused the bot (403)
+    moves: tuple[str, ...] = ()  # every move so far, "<seat> <move>" (the archive's notation)
     rev: int = 0
 
     @property
@@ -153,6 +187,16 @@ class GameRecord:
         if self.state is not None:
             ids += [p for p in self.state.players if p not in ids]
         return tuple(ids)
+
+    @property
+    def human_ids(self) -> tuple[int, ...]:
+        """The people who play or joined (computer players left out): whom messages go to."""
+        return tuple(u for u in self.player_ids if not is_computer_id(u))
+
+    @property
+    def is_practice(self) -> bool:
+        """True for a practice game, played in its player's private chat."""
+        return self.chat_id > 0
 
 
 # ------------------------------------------------------------------ JSON
@@ -223,6 +267,8 @@ def _player_doc(player: LobbyPlayer) -> dict[str, object]:
     }
     if player.username is not None:  # older records have none; keep their form
         doc["username"] = player.username
+    if player.computer is not None:
+        doc["computer"] = player.computer.value
     return doc
 
 
@@ -277,6 +323,10 @@ def _hand(pair: object) -> tuple[int, int]:
     return _int(items[0], "hand user"), _int(items[1], "hand message")
 
 
+def _level(value: object) -> Level | None:
+    return None if value is None else Level(_str(value, "player.computer"))
+
+
 def _owed(value: object) -> Owed:
     if value is None:
         return Owed()
@@ -316,6 +366,7 @@ def _player(value: object) -> LobbyPlayer:
         name=_str(p["name"], "player.name"),
         language=Language(_str(p["lang"], "player.lang")),
         username=_opt_str(p.get("username"), "player.username"),
+        computer=_level(p.get("computer")),
     )
 
 

@@ -20,7 +20,7 @@ from .callback import (
     ReplayRound,
     SetLanguage,
 )
-from .config import DEFAULT_LANGUAGE
+from .config import DEFAULT_COMPUTER_PAUSE, DEFAULT_LANGUAGE
 from .i18n import Language, texts
 from .memory_archives import MemoryArchives
 from .menus import Keyboard
@@ -53,6 +53,7 @@ class GameService:
         painter: Painter | None = None,
         archives: Archives | None = None,
         animator: Animator | None = None,
+        computer_pause: float = DEFAULT_COMPUTER_PAUSE,
     ) -> None:
         self.ctx = Context(
             store=store,
@@ -70,6 +71,7 @@ class GameService:
             painter=painter or Pictures(),
             archives=archives if archives is not None else MemoryArchives(clock=clock),
             animator=animator or Animations(),
+            computer_pause=computer_pause,
         )
 
     @property
@@ -103,6 +105,18 @@ class GameService:
     async def new_lobby(self, place: Place, person: Person) -> None:
         """/new."""
         await lobby.new_lobby(self.ctx, place, person)
+
+    async def practice(self, person: Person) -> None:
+        """/practice in private."""
+        await lobby.practice(self.ctx, person)
+
+    async def practice_in_group(self, place: Place) -> None:
+        """/practice in a group."""
+        await lobby.practice_in_group(self.ctx, place)
+
+    async def cancel_practice(self, person: Person) -> None:
+        """/cancel in private."""
+        await lobby.cancel_practice(self.ctx, person)
 
     async def join_hint(self, place: Place) -> None:
         """/join in a group."""

@@ -8,6 +8,7 @@ import pytest
 
 from ai import Bot, Budget, Level, Rng, determinize, sample_world, visible
 from engine import (
+    Discard,
     Edition,
     Event,
     GameState,
@@ -128,3 +129,40 @@ def test_determinized_state_looks_the_same(
         assert player_view(built, me) == view
         assert legal_actions(built, me) == legal_actions(state, me)
         assert cards_in_play(built) == cards_in_play(state)
+
+
+def test_a_bot_rebuilt_from_the_history_knows_what_the_live_bot_knows() -> None:
+    """`recall` of its own earlier moves plus the events seen: the memory of a bot that played."""
+    ids = [100 + i for i in range(5)]
+    state = new_game(ids, edition=Edition.BASE, seed=8)
+    live = {p: Bot(p, seed=i, level=Level.HEURISTIC) for i, p in enumerate(ids)}
+    me = ids[0]
+    steps: list[tuple[tuple[object, object] | None, tuple[Event, ...]]] = []
+    for _ in range(14):
+        player = current_player(state)
+        assert player is not None
+        view = player_view(state, player)
+        action = live[player].choose(view, legal_actions(state, player))
+        t = apply(state, player, action)
+        for p, bot in live.items():
+            bot.observe(visible(t.events, p))
+        steps.append(((view, action) if player == me else None, visible(t.events, me)))
+        state = t.state
+    rebuilt = Bot(me, seed=99, level=Level.HEURISTIC)
+    for own, events in steps:
+        if own is not None:
+            rebuilt.recall(*own)  # type: ignore[arg-type]
+        rebuilt.observe(events)
+    view = player_view(state, me)
+    a, b = live[me].memory, rebuilt.memory
+    a.sync(view)
+    b.sync(view)
+    assert a.my_discards == b.my_discards and a.maze == b.maze and a.peeks == b.peeks
+    belief_a, belief_b = live[me].belief(), rebuilt.belief()
+    assert belief_a is not None and belief_b is not None
+    assert [belief_a.p_saboteur(s) for s in range(5)] == pytest.approx(
+        [belief_b.p_saboteur(s) for s in range(5)]
+    )
+    with pytest.raises(ValueError):
+        other = player_view(state, ids[1])
+        rebuilt.recall(other, Discard((other.hand[0],)))

@@ -105,6 +105,7 @@ class World:
             webhook_listen="127.0.0.1",
             webhook_port=port,
             webhook_secret=SECRET,
+            computer_pause=0.0,  # computer players move at the next sweep
         )
         seeds = random.Random(self.seed)
         self.processor = ChatOrderedProcessor()

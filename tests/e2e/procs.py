@@ -410,9 +410,13 @@ class Table:
                 if not picks:
                     break
                 message = await self.step(user, message, rng.choice(picks))
-        if not data_of(message, StartDiscard):
-            message = await self.step(user, message, buttons(message)[-1][1])  # back to the hand
-        (start,) = data_of(message, StartDiscard)
+        for _ in range(3):  # back to the hand (from a spot's or a target's screen, twice)
+            if data_of(message, StartDiscard):
+                break
+            message = await self.step(user, message, buttons(message)[-1][1])
+        starts = data_of(message, StartDiscard)
+        assert len(starts) == 1, [label for label, _ in buttons(message)]
+        (start,) = starts
         message = await self.step(user, message, start)
         message = await self.step(user, message, rng.choice(data_of(message, ToggleDiscard)))
         (confirm,) = data_of(message, ConfirmDiscard)

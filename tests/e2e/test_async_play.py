@@ -51,8 +51,8 @@ async def three_players(
 
 
 async def test_a_turn_reminds_then_times_out_then_plays_automatically(world: World) -> None:
-    """Reminder 2 h before the end, a mention when time is up, a discard played for the
-    absent player; after two misses the game plays for them until they act again."""
+    """Reminder 2 h before the end, a mention when time is up, the computer's move played for
+    the absent player; after two misses it plays for them until they act again."""
     players, chat, gid = await three_players(world)
     first = await to_act(world, gid, players)
     version = (await state_of(world, gid)).version
@@ -67,7 +67,9 @@ async def test_a_turn_reminds_then_times_out_then_plays_automatically(world: Wor
     await sweep(world)
     state = await state_of(world, gid)
     assert state.version == version + 1
-    away = texts(LANG).gettext("{name} did not play in time.", name=first.first_name)
+    away = texts(LANG).gettext(
+        "{name} did not play in time, so the computer played for them.", name=first.first_name
+    )
     assert away in group_texts(world, chat)
     record = await loaded(world, gid)
     assert dict(record.misses)[first.id] == 1
@@ -75,7 +77,7 @@ async def test_a_turn_reminds_then_times_out_then_plays_automatically(world: Wor
     # The absent player's live message says what was played for them.
     timed_out = (
         texts(Language("en"))
-        .gettext("Time is up: I played for you ({what}).", what="")
+        .gettext("Time is up: the computer played for you ({what}).", what="")
         .split("(")[0]
     )  # the player's language
     assert timed_out in shown(await live_hand(world, gid, first))

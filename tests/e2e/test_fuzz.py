@@ -53,10 +53,11 @@ TOTAL = 5200  # updates sent (callbacks and messages)
 BATCH = 260
 MOVES = (ConfirmSpot, ConfirmTarget, ConfirmGoal, ConfirmDiscard, ClearFront)
 KNOWN: tuple[str, ...] = ("new", "join", "leave", "start", "board", "status", "kick", "cancel")
-KNOWN += ("rules", "help", "lang", "settings")
+KNOWN += ("rules", "help", "lang", "settings", "practice")
 UNKNOWN = ("foo", "Start", "BOARD", "nEw", "startgame", "new_game", "x" * 40, "🃏", "play")
 OPS: tuple[str, ...] = ("lj", "ll", "ls", "lx", "le", "lv", "lt", "gh", "gc", "gp", "gt", "gg")
 OPS += ("go", "cp", "ct", "cg", "gb", "gd", "dk", "dc", "df", "la", "no", "zz", "GC", "s1", "")
+OPS += ("lc", "lr", "ln")
 ALPHABETS = (
     string.printable,
     "s1:0123456789gcphtdblxevoaknz",
@@ -204,6 +205,7 @@ def random_command(rng: random.Random, game_ids: list[str], versions: list[int])
         "card": rng.randrange(10),
         "spot": rng.choice([1, 2, 3, rng.randrange(1, 1000)]),
         "seat": rng.randrange(12),
+        "count": rng.randrange(12),
         "goal": rng.randrange(3),
         "tool": rng.choice([*Tool, None]),
         "item": rng.randrange(10),

@@ -44,6 +44,9 @@ STRATEGIES: dict[type[Any], st.SearchStrategy[Any]] = {
     cb.SetTurnLimit: _gv(
         cb.SetTurnLimit, hours=st.none() | st.integers(1, cb.MAX_TURN_LIMIT_HOURS)
     ),
+    cb.AddComputer: _gv(cb.AddComputer),
+    cb.RemoveComputer: _gv(cb.RemoveComputer),
+    cb.SetComputers: _gv(cb.SetComputers, count=seats),
     cb.ShowHand: _gv(cb.ShowHand),
     cb.PickCard: _gv(cb.PickCard, card=hand),
     cb.PickSpot: _gv(cb.PickSpot, card=hand, spot=spots),
@@ -77,6 +80,9 @@ LARGEST: list[cb.Command] = [
     cb.SetEdition(GID, V, Edition.DELUXE),
     cb.ToggleVariant(GID, V, cb.Variant.GREEDY_DWARF),
     cb.SetTurnLimit(GID, V, cb.MAX_TURN_LIMIT_HOURS),
+    cb.AddComputer(GID, V),
+    cb.RemoveComputer(GID, V),
+    cb.SetComputers(GID, V, cb.MAX_SEAT),
     cb.ShowHand(GID, V),
     cb.PickCard(GID, V, 9),
     cb.PickSpot(GID, V, 9, cb.MAX_SPOT),

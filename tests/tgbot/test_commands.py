@@ -73,9 +73,16 @@ def test_each_command_is_handled_in_groups_and_in_private(name: str) -> None:
     assert _answer(name, "Private").__name__ != "unknown"
 
 
-@pytest.mark.parametrize("name", ["new", "join", "leave", "board", "status", "cancel", "kick"])
+@pytest.mark.parametrize("name", ["new", "join", "leave", "board", "status", "kick"])
 def test_group_commands_in_private_say_they_work_in_a_group(name: str) -> None:
     assert _answer(name, "Private").__name__ == "group_only"
+
+
+def test_practice_is_played_in_private_and_cancel_there_ends_it() -> None:
+    assert _answer("practice", "Private").__name__ == "practice"
+    assert _answer("practice", "Group").__name__ == "practice_in_group"
+    assert _answer("cancel", "Private").__name__ == "cancel_private"
+    assert _answer("cancel", "Group").__name__ == "cancel"
 
 
 def test_settings_in_private_is_the_language_choice() -> None:
@@ -90,12 +97,12 @@ def test_start_opens_the_bot_in_private_and_starts_the_game_in_a_group() -> None
 
 def test_the_group_menu_lists_every_group_command_settings_included() -> None:
     listed = [name for name, _ in menu(Scope.GROUP, texts(EN))]
-    assert listed == NAMES and "settings" in listed
+    assert listed == [n for n in NAMES if n != "practice"] and "settings" in listed
 
 
 def test_the_private_menu_lists_only_what_works_in_private() -> None:
     listed = [name for name, _ in menu(Scope.PRIVATE, texts(EN))]
-    assert listed == ["start", "stats", "rules", "help", "lang"]
+    assert listed == ["start", "practice", "stats", "rules", "help", "lang"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES, ids=str)

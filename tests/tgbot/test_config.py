@@ -103,6 +103,11 @@ BAD = [
     ({"BOT_LANGUAGE": "en-US"}, "BOT_LANGUAGE", "must be one of en, ko"),
     ({"REDIS_KEY_PREFIX": "a:b"}, "REDIS_KEY_PREFIX", "1 to 32"),
     ({"REDIS_KEY_PREFIX": "x" * 33}, "REDIS_KEY_PREFIX", "1 to 32"),
+    ({"COMPUTER_PAUSE_SECONDS": "soon"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
+    ({"COMPUTER_PAUSE_SECONDS": "-1"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
+    ({"COMPUTER_PAUSE_SECONDS": "61"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
+    ({"COMPUTER_PAUSE_SECONDS": "1e3"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
+    ({"COMPUTER_PAUSE_SECONDS": "nan"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
     ({"REDIS_TIMEOUT_SECONDS": "0"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
     ({"REDIS_TIMEOUT_SECONDS": "0.05"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
     ({"REDIS_TIMEOUT_SECONDS": "61"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
@@ -113,6 +118,14 @@ BAD = [
     ({"REDIS_TIMEOUT_SECONDS": "inf"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
     ({"REDIS_TIMEOUT_SECONDS": "٣"}, "REDIS_TIMEOUT_SECONDS", "from 0.1 to 60"),
 ]
+
+
+@pytest.mark.parametrize(("text", "seconds"), [(None, 2.0), ("0", 0.0), ("1.5", 1.5), ("60", 60.0)])
+def test_the_computer_players_pause_is_read_in_seconds(text: str | None, seconds: float) -> None:
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN}
+    if text is not None:
+        env["COMPUTER_PAUSE_SECONDS"] = text
+    assert load_config(env).computer_pause == seconds
 
 
 def test_the_key_prefix_defaults_to_sab_and_can_be_set() -> None:

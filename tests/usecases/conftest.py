@@ -5,6 +5,7 @@ No Redis, no emulator, no pictures (a stub painter): each test runs in milliseco
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Mapping, Sequence
@@ -12,9 +13,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from ai import Level
 from engine import Edition, GameState, PublicView, current_player
 from tgbot.animations import Animator
 from tgbot.callback import (
+    AddComputer,
     ConfirmDiscard,
     GameCommand,
     GameId,
@@ -113,6 +116,7 @@ class Table:
     seed: int = 7
     store_class: type[MemoryStore] = MemoryStore
     animator: Animator = field(default_factory=StubAnimator)
+    pause: float = 0.0  # before a computer player's move
 
     def __post_init__(self) -> None:
         self.store = self.store_class(clock=self.clock)
@@ -133,6 +137,7 @@ class Table:
             painter=StubPainter(),
             archives=self.archives,
             animator=self.animator,
+            computer_pause=self.pause,
         )
         self.ctx = self.service.ctx
 
@@ -177,6 +182,53 @@ class Table:
         toast = await self.lobby_tap(players[0], StartGame(gid, revision))
         assert toast.text == "Done!", toast
         return gid
+
+    async def add_computers(self, gid: str, count: int, uid: int = ANN) -> None:
+        """The lobby's creator taps "Add a computer" `count` times."""
+        for _ in range(count):
+            lobby = (await self.record(gid)).lobby
+            toast = await self.lobby_tap(uid, AddComputer(gid, lobby.revision))
+            added = (await self.record(gid)).lobby.computers
+            assert len(added) == len(lobby.computers) + 1, toast
+
+    async def start_with_computers(
+        self, people: tuple[int, ...] = (ANN,), computers: int = 2, level: Level | None = None
+    ) -> str:
+        """A started game of these people (the first opens it) and computer players, at the
+        computers' default level or this one; its id."""
+        gid = await self.open(people[0])
+        await self.join(gid, *people)
+        await self.add_computers(gid, computers)
+        if level is not None:
+            await self.set_level(gid, level)
+        revision = (await self.record(gid)).lobby.revision
+        toast = await self.lobby_tap(people[0], StartGame(gid, revision))
+        assert toast.text == "Done!", toast
+        return gid
+
+    async def set_level(self, gid: str, level: Level) -> None:
+        """Every computer player of a game thinks at this level (tests play fast ones)."""
+
+        def change(record: GameRecord) -> GameRecord:
+            players = tuple(
+                dataclasses.replace(p, computer=level) if p.is_computer else p
+                for p in record.lobby.players
+            )
+            return dataclasses.replace(
+                record, lobby=dataclasses.replace(record.lobby, players=players)
+            )
+
+        assert await self.ctx.change(gid, change) is not None
+
+    async def computers_play(self, gid: str, limit: int = 100) -> int:
+        """Sweep until the game waits for a person (or is over): the computer moves made."""
+        for made in range(limit):
+            record = await self.record(gid)
+            player = current_player(record.state) if record.state is not None else None
+            if not record.status.is_active or player is None or player >= 0:
+                return made
+            await self.service.sweep()
+        raise AssertionError("the computer players did not stop")
 
     async def to_act(self, gid: str) -> int:
         """The player the game waits for."""

@@ -73,7 +73,7 @@ async def test_the_reminder_comes_in_private_before_the_end(table: Table) -> Non
     assert (await table.state(gid)).version == 0
 
 
-async def test_a_timeout_discards_for_the_player_and_says_so(table: Table) -> None:
+async def test_a_timeout_lets_the_computer_play_for_the_player_and_says_so(table: Table) -> None:
     gid = await table.start()
     player = await table.to_act(gid)
     table.clock.advance(24 * HOUR)
@@ -81,9 +81,11 @@ async def test_a_timeout_discards_for_the_player_and_says_so(table: Table) -> No
     record = await table.record(gid)
     assert record.state is not None and record.state.version == 1
     assert dict(record.misses) == {player: 1} and record.automatic == ()
-    assert any("did not play in time" in t for t in table.said(GROUP))
+    assert any(
+        "did not play in time, so the computer played for them." in t for t in table.said(GROUP)
+    )
     (hand,) = table.sender.live(player, "photo")
-    assert "Time is up: I played for you" in hand.text
+    assert "Time is up: the computer played for you (" in hand.text
 
 
 async def test_missing_turns_in_a_row_puts_the_player_on_automatic(table: Table) -> None:
@@ -97,7 +99,9 @@ async def test_missing_turns_in_a_row_puts_the_player_on_automatic(table: Table)
         await table.service.sweep()
     record = await table.record(gid)
     assert player in record.automatic
-    assert any("is away; I play for them" in t for t in table.said(GROUP))
+    assert any(
+        "is away: the computer plays for them until they come back." in t for t in table.said(GROUP)
+    )
 
 
 async def test_a_player_on_automatic_is_played_for_after_a_pause(table: Table) -> None:
@@ -207,7 +211,7 @@ async def test_a_majority_of_votes_lets_the_game_play(table: Table) -> None:
     record = await table.record(gid)
     assert record.state is not None and record.state.version == 1
     assert player in record.automatic and record.kick_votes == ()
-    assert any("now plays for" in t for t in table.said(GROUP))
+    assert any("The computer now plays for" in t for t in table.said(GROUP))
 
 
 async def test_an_admin_kicks_at_once(table: Table) -> None:

@@ -5,16 +5,17 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ai import Level
 from engine import Edition, Phase, Role, Side, current_player, legal_actions
 from engine.archive import replay
 from engine.events import GameEnded, MapUsed, RoundEnded
 from tgbot.archives import ALL_TIME, Figures, season_of
-from tgbot.callback import ReplayRound, SetLanguage
+from tgbot.callback import ReplayRound, SetLanguage, StartGame
 from tgbot.i18n import texts
 from tgbot.memory_ports import MemoryBudget
 from tgbot.names import role_name
 from tgbot.outbox import END, owe
-from tgbot.records import GameRecord
+from tgbot.records import GameRecord, Status
 from tgbot.service import Person
 from tgbot.store import Decision
 
@@ -251,3 +252,32 @@ async def test_the_texts_are_translated(table: Table) -> None:
     text, _ = await table.service.history(where())
     assert "The latest games" not in text and "사보타지" in text, text
     assert "Statistics" not in await table.service.group_stats(where())
+
+
+async def test_computer_players_are_in_the_archive_and_not_in_the_statistics(
+    table: Table,
+) -> None:
+    gid = await table.start_with_computers((ANN, BOB), 1, Level.RANDOM)
+    await play_to_end(table, gid, 3)
+    (game,) = await table.archives.recent(GROUP)
+    assert game.archive.players == (ANN, BOB, -1) and game.name_of(-1) != "-1"
+    stats = await table.archives.group_stats(GROUP, ALL_TIME)
+    assert [p.user_id for p in stats] == [ANN, BOB]
+
+
+async def test_a_practice_game_gets_its_replays_and_is_no_group_s_history(table: Table) -> None:
+    await table.service.practice(person(ANN))
+    gid = await table.store.active_game(ANN, None)
+    assert gid is not None
+    await table.set_level(gid, Level.RANDOM)
+    revision = (await table.record(gid)).lobby.revision
+    toast = await table.service.tap(person(ANN), StartGame(gid, revision), ANN, None)
+    assert toast.text == "Done!"
+    await play_to_end(table, gid, 3)
+    record = await table.record(gid)
+    assert record.status is Status.FINISHED and record.owed.is_empty
+    assert len(table.sender.live(ANN, "animation")) == 3
+    assert await table.archives.recent(ANN) == ()
+    assert await table.archives.player_stats(ANN) == ()
+    last = table.sender.live(ANN, "photo")
+    assert any("Game over!" in m.text for m in last), "the scoreboard ends the last board"

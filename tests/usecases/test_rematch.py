@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ai import Level
 from engine import Edition, Phase
 from tgbot.callback import ConfirmRematch, Rematch, StartGame
 from tgbot.records import Status
@@ -108,3 +109,15 @@ async def test_an_invited_player_joining_by_the_link_is_no_longer_invited(table:
     record = await table.record(gid)
     assert [p.user_id for p in record.lobby.players] == [ANN, CAT]
     assert [p.user_id for p in record.lobby.invited] == [BOB]
+
+
+async def test_computer_players_take_their_seats_again_and_people_are_invited(
+    table: Table,
+) -> None:
+    gid = await table.start_with_computers((ANN, BOB), 1, Level.RANDOM)
+    await play_to_end(table, gid, 3)
+    await table.lobby_tap(BOB, Rematch(gid))
+    record = await table.record(await _lobby(table))
+    assert [p.user_id for p in record.lobby.players] == [BOB, -1]
+    assert [p.user_id for p in record.lobby.invited] == [ANN]
+    assert not any("asks for the same game again" in t for t in table.said(-1))

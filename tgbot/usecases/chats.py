@@ -40,7 +40,7 @@ async def bot_removed(ctx: Context, chat_id: int) -> None:
         await ctx.store.finish(gid, FINISHED_TTL_SECONDS)
         await unschedule(ctx, record)
         chat = presenter.escape_text(record.title)
-        for uid in record.player_ids:
+        for uid in record.human_ids:
             await ctx.store.remove_user_game(uid, gid)
             tr = texts(player_language(record, uid))
             removed = tr.gettext(
@@ -75,14 +75,18 @@ async def _relabel_game(ctx: Context, chat_id: int, thread_id: int | None, lang:
 
 
 async def _relabel_player(ctx: Context, user_id: int, lang: Language) -> None:
-    """A user's active games write to them in their new language from now on."""
+    """A user's active games write to them in their new language from now on (a practice game,
+    in their private chat, all of it)."""
 
     def relabel(record: GameRecord) -> GameRecord:
         players = tuple(
             dataclasses.replace(p, language=lang) if p.user_id == user_id else p
             for p in record.lobby.players
         )
-        return dataclasses.replace(record, lobby=dataclasses.replace(record.lobby, players=players))
+        lobby = dataclasses.replace(record.lobby, players=players)
+        if record.is_practice:  # its "group" is this private chat: it speaks the same language
+            return dataclasses.replace(record, lobby=lobby, language=lang)
+        return dataclasses.replace(record, lobby=lobby)
 
     for gid in await ctx.store.user_games(user_id):
         record = await ctx.change(gid, relabel)

@@ -1,4 +1,4 @@
-"""Turn clock use cases: reminders, timeouts played by a stand-in, and /kick votes."""
+"""Turn clock use cases: reminders, timeouts played by the computer, and /kick votes."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import apply, current_player
+from engine import Discard, Transition, apply, current_player
 
 from .. import presenter
-from ..clocks import MISSES_FOR_AUTO, DeadlineKind, parse_member, stand_in_move
+from ..clocks import MISSES_FOR_AUTO, DeadlineKind, parse_member
 from ..i18n import Texts, texts
 from ..names import card_name
-from ..records import GameRecord, Status
+from ..records import GameRecord, Status, is_computer_id
 from ..store import ContentionError, Decision
+from .computers import Planned, awaited, computer_turn, plan
 from .context import Context, Person, Place, contended, fit, no_game, player_language
 from .lobby import expire
 from .turns import after_move, moved
@@ -31,7 +32,8 @@ class Served:
 
 
 async def handle_deadline(ctx: Context, member: str) -> None:
-    """A reminder or a timeout of a turn, or a lobby's expiry; stale ones do nothing."""
+    """A reminder or a timeout of a turn, a computer player's move, or a lobby's expiry; stale
+    ones do nothing."""
     parsed = parse_member(member)
     if parsed is None:
         return
@@ -39,8 +41,18 @@ async def handle_deadline(ctx: Context, member: str) -> None:
     if kind is DeadlineKind.EXPIRE:
         await expire(ctx, gid, version)
         return
+    if kind is DeadlineKind.COMPUTER:
+        await computer_turn(ctx, gid, version)
+        return
+    planned: Planned | None = None
+    if kind is DeadlineKind.TIMEOUT:
+        record = await ctx.store.load(gid)
+        player = awaited(record, version)
+        if record is None or player is None or is_computer_id(player):
+            return
+        planned = await plan(record, player)
     try:
-        done = await ctx.store.update(gid, _decide_deadline(version, kind, ctx.now()))
+        done = await ctx.store.update(gid, _decide_deadline(version, kind, ctx.now(), planned))
     except ContentionError:
         log.warning("deadline %s: the game kept changing", member)
         return
@@ -52,17 +64,17 @@ async def handle_deadline(ctx: Context, member: str) -> None:
 
 
 def _decide_deadline(
-    version: int, kind: DeadlineKind, now: int
+    version: int, kind: DeadlineKind, now: int, planned: Planned | None
 ) -> Callable[[GameRecord | None], Decision[Served]]:
     def decide(record: GameRecord | None) -> Decision[Served]:
-        if record is None or record.state is None or record.status is not Status.PLAYING:
-            return Decision(Served())
-        player = current_player(record.state)
-        if record.state.version != version or player is None:
-            return Decision(Served())
+        player = awaited(record, version)
+        if record is None or player is None or is_computer_id(player):
+            return Decision(Served())  # stale, or a computer's turn (it has no clock)
         if kind is DeadlineKind.REMIND:
             return Decision(Served(remind=(player, _reminder(record, player, now))))
-        return _timed_out(record, player, now)
+        if planned is None or not planned.fits(record):
+            return Decision(Served())
+        return _timed_out(record, planned, now)
 
     return decide
 
@@ -77,48 +89,64 @@ def _reminder(record: GameRecord, player: int, now: int) -> str:
     )
 
 
-def _timed_out(record: GameRecord, player: int, now: int) -> Decision[Served]:
-    """Time is up: the game discards a card for the player; two misses in a row, and it plays
-    for them from now on."""
+def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Served]:
+    """Time is up: the computer plays for the player; two misses in a row, and it plays for them
+    from now on."""
     state = record.state
     assert state is not None
-    move = stand_in_move(state, player)
-    if move is None:
-        return Decision(Served())
+    player = planned.player
     tr = texts(player_language(record, player))
     group = texts(record.language)
     name = _mention(record, player)
-    what = ", ".join(presenter.escape_text(card_name(tr, c)) for c in getattr(move, "cards", ()))
-    played = tr.gettext("discarded {card}", card=what)
-    notes = [(player, tr.gettext("Time is up: I played for you ({what}).", what=played))]
+    transition = apply(state, player, planned.action)
+    played = _played(record, planned, transition, tr)
+    notes = [(player, tr.gettext("Time is up: the computer played for you ({what}).", what=played))]
     announcements: list[str] = []
     misses = dict(record.misses)
     automatic = list(record.automatic)
     if player not in automatic:
         misses[player] = misses.get(player, 0) + 1
-        announcements.append(group.gettext("{name} did not play in time.", name=name))
+        announcements.append(
+            group.gettext(
+                "{name} did not play in time, so the computer played for them.", name=name
+            )
+        )
         if misses[player] >= MISSES_FOR_AUTO:
             automatic.append(player)
-            announcements.append(group.gettext("{name} is away; I play for them.", name=name))
+            announcements.append(
+                group.gettext(
+                    "{name} is away: the computer plays for them until they come back.", name=name
+                )
+            )
             away = tr.gettext(
-                "You missed several turns, so I now play for you. Tap any button to return."
+                "You missed several turns, so the computer now plays for you. Tap any button to"
+                " take your seat back."
             )
             notes.append((player, away))
     updated = dataclasses.replace(
         record, misses=tuple(sorted(misses.items())), automatic=tuple(automatic)
     )
-    transition = apply(state, player, move)
     new = moved(
         updated,
         transition,
         player,
         now,
-        action=move,
+        action=planned.action,
         stand_in=True,
         texts=announcements,
         notes=notes,
     )
     return Decision(Served(before=state.version), new)
+
+
+def _played(record: GameRecord, planned: Planned, transition: Transition, tr: Texts) -> str:
+    """What the computer played for a player, told to them (their own discards by name)."""
+    action = planned.action
+    if isinstance(action, Discard):
+        cards = ", ".join(presenter.escape_text(card_name(tr, c)) for c in action.cards)
+        return tr.gettext("discarded {card}", card=cards)
+    names = presenter.names_of(record)
+    return "; ".join(presenter.move_lines(transition.events, names, tr.language))
 
 
 def _mention(record: GameRecord, user_id: int) -> str:
@@ -135,10 +163,15 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Vote:
-    """What a /kick decided: the reply ("" once the game played), the version before a move."""
+    """What a /kick decided: the reply ("" once the game played), the version before a move;
+    `unplanned` when the vote passed but the computer has not chosen the move yet."""
 
     reply: str
     before: int | None = None
+    unplanned: bool = False
+
+
+KICK_TRIES = 3  # a passed vote finds the game moved on while the computer thought, this often
 
 
 async def kick(
@@ -152,18 +185,34 @@ async def kick(
     gid = await ctx.store.active_game(place.chat_id, place.thread_id)
     if gid is None:
         return no_game(tr)
-    try:
-        done = await ctx.store.update(gid, _decide_kick(person, is_admin, target, tr, ctx.now()))
-    except ContentionError:
-        return contended(tr)
-    vote = done.result
-    if vote.before is not None and done.record is not None:
-        await after_move(ctx, done.record, vote.before)
-    return vote.reply
+    planned: Planned | None = None
+    for _ in range(KICK_TRIES):
+        decide = _decide_kick(person, is_admin, target, tr, ctx.now(), planned)
+        try:
+            done = await ctx.store.update(gid, decide)
+        except ContentionError:
+            return contended(tr)
+        vote = done.result
+        if not vote.unplanned:
+            if vote.before is not None and done.record is not None:
+                await after_move(ctx, done.record, vote.before)
+            return vote.reply
+        # The vote passes: the computer chooses the move, and the vote is decided again.
+        record = done.record
+        assert record is not None and record.state is not None
+        player = current_player(record.state)
+        assert player is not None
+        planned = await plan(record, player)
+    return contended(tr)
 
 
 def _decide_kick(
-    person: Person, is_admin: bool, target: Target | None, tr: Texts, now: int
+    person: Person,
+    is_admin: bool,
+    target: Target | None,
+    tr: Texts,
+    now: int,
+    planned: Planned | None,
 ) -> Callable[[GameRecord | None], Decision[Vote]]:
     def decide(record: GameRecord | None) -> Decision[Vote]:
         if record is None or record.state is None or record.status is not Status.PLAYING:
@@ -172,6 +221,10 @@ def _decide_kick(
         player = current_player(state)
         if player is None:
             return Decision(Vote(tr.gettext("Nobody is being waited for right now.")))
+        if is_computer_id(player):
+            name = presenter.escape_text(presenter.names_of(record).get(player, "?"))
+            text = tr.gettext("{name} is a computer player: it moves by itself.", name=name)
+            return Decision(Vote(text))
         if target is not None and not names_player(target, record, player):
             return Decision(Vote(_not_awaited(record, player, target, tr)))
         if person.user_id == player:
@@ -182,7 +235,9 @@ def _decide_kick(
             if person.user_id in record.kick_votes:
                 return Decision(Vote(tr.gettext("You have already voted.")))
             votes = (*record.kick_votes, person.user_id)
-            needed = (len(state.players) - 1) // 2 + 1
+            # The people other than the awaited player vote (computer players do not).
+            voters = [u for u in state.players if u != player and not is_computer_id(u)]
+            needed = len(voters) // 2 + 1
             if len(votes) < needed:
                 reply = tr.gettext(
                     "{name} votes to let the game play for {target} ({votes}/{needed}).",
@@ -192,7 +247,9 @@ def _decide_kick(
                     needed=needed,
                 )
                 return Decision(Vote(reply), dataclasses.replace(record, kick_votes=votes))
-        return _stand_in(record, player, now, tr)
+        if planned is None or not planned.fits(record):
+            return Decision(Vote("", unplanned=True))
+        return _stand_in(record, planned, now)
 
     return decide
 
@@ -223,19 +280,19 @@ def _not_awaited(record: GameRecord, player: int, target: Target, tr: Texts) -> 
     )
 
 
-def _stand_in(record: GameRecord, player: int, now: int, tr: Texts) -> Decision[Vote]:
-    """The vote passed (or an admin asked): the game plays for the player from now on."""
+def _stand_in(record: GameRecord, planned: Planned, now: int) -> Decision[Vote]:
+    """The vote passed (or an admin asked): the computer plays for the player from now on."""
     state = record.state
     assert state is not None
-    move = stand_in_move(state, player)
-    if move is None:
-        return Decision(Vote(tr.gettext("Nobody is being waited for right now.")))
+    player = planned.player
     updated = dataclasses.replace(
         record, automatic=(*[u for u in record.automatic if u != player], player)
     )
     text = texts(record.language).gettext(
-        "The game now plays for {name} until they come back.", name=_mention(record, player)
+        "The computer now plays for {name} until they come back.", name=_mention(record, player)
     )
-    transition = apply(state, player, move)
-    new = moved(updated, transition, player, now, action=move, stand_in=True, texts=[text])
+    transition = apply(state, player, planned.action)
+    new = moved(
+        updated, transition, player, now, action=planned.action, stand_in=True, texts=[text]
+    )
     return Decision(Vote("", before=state.version), new)

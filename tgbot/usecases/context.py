@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..animations import Animations, Animator
 from ..archives import Archives
 from ..callback import GameId, new_game_id
-from ..config import DEFAULT_LANGUAGE
+from ..config import DEFAULT_COMPUTER_PAUSE, DEFAULT_LANGUAGE
 from ..i18n import Language, Texts, parse_language, texts
 from ..memory_archives import MemoryArchives
 from ..pictures import Pictures
@@ -95,6 +95,7 @@ class Context:
     painter: Painter = field(default_factory=Pictures)
     archives: Archives = field(default_factory=MemoryArchives)  # finished games, statistics
     animator: Animator = field(default_factory=Animations)  # round replays
+    computer_pause: float = DEFAULT_COMPUTER_PAUSE  # seconds before a computer player's move
 
     def now(self) -> int:
         """The clock's time, in whole seconds."""

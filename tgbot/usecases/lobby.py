@@ -10,7 +10,7 @@ from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
 from ..outbox import delete_later
 from ..ports import Fate, Sent
-from ..records import GameRecord, Status
+from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import ChatBusyError, ContentionError, Decision
 from .context import (
     FINISHED_TTL_SECONDS,
@@ -30,10 +30,12 @@ from .lobby_decisions import (
     decide_join,
     decide_tap,
     once,
+    with_computers,
 )
 from .turns import keep_lobby, lobby_started, schedule, unschedule
 
 REDRAWS = 8  # a lobby is drawn again while other processes keep changing it, this many times
+PRACTICE_OPPONENTS = 3  # computer players of a new practice game (its set-up offers 2 to 4)
 
 
 async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
@@ -61,6 +63,70 @@ async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
         return
     await keep_lobby(ctx, record)
     await post_lobby(ctx, record)
+
+
+async def practice(ctx: Context, person: Person) -> None:
+    """/practice in private: a game against computer players in this chat, set up with buttons
+    (the edition, how many opponents) and started by the player."""
+    lang = await ctx.user_language(person)
+    tr = texts(lang)
+    now = ctx.now()
+    me = LobbyPlayer(person.user_id, person.name, lang, person.username)
+    lobby = with_computers(Lobby(turn_limit_hours=None, players=(me,)), PRACTICE_OPPONENTS, lang)
+    title = tr.gettext("Practice")
+    record = GameRecord(
+        game_id=ctx.new_id(),
+        chat_id=person.user_id,
+        thread_id=None,
+        language=lang,
+        creator_id=person.user_id,
+        created_at=now,
+        updated_at=now,
+        lobby=lobby,
+        title=title,
+        creator_name=person.name,
+    )
+    here = Place(person.user_id, None, title)
+    try:
+        record = await _create(ctx, here, record)
+    except ChatBusyError:
+        held = await ctx.active(here)
+        if held is not None and held.status is Status.LOBBY:
+            await post_lobby(ctx, held)  # its set-up again, at the bottom of the chat
+        else:
+            busy = tr.gettext(
+                "Your practice game is still on: your hand is above. /cancel ends it."
+            )
+            await ctx.sender.private_text(person.user_id, busy)
+        return
+    await ctx.store.add_user_game(person.user_id, record.game_id)
+    await keep_lobby(ctx, record)
+    await post_lobby(ctx, record)
+
+
+async def practice_in_group(ctx: Context, place: Place) -> None:
+    """/practice in a group: practice games are played in private."""
+    tr = texts(await ctx.group_language(place.chat_id))
+    text = tr.gettext(
+        "Practice games are played in our private chat: send /practice to @{bot} there.",
+        bot=ctx.sender.username,
+    )
+    await ctx.say(place, text)
+
+
+async def cancel_practice(ctx: Context, person: Person) -> None:
+    """/cancel in private: end one's practice game (set up or in play)."""
+    here = Place(person.user_id, None, "")
+    record = await ctx.active(here)
+    if record is None:
+        tr = texts(await ctx.user_language(person))
+        none = tr.gettext("You have no practice game here. /practice starts one.")
+        await ctx.sender.private_text(person.user_id, none)
+        return
+    command = CancelGame(record.game_id, record.lobby.revision)
+    outcome = await run(ctx, person, command, by_command=True)
+    if outcome.then is not Then.CANCELLED:
+        await ctx.sender.private_text(person.user_id, outcome.toast.text)
 
 
 async def _create(ctx: Context, place: Place, record: GameRecord) -> GameRecord:
@@ -106,7 +172,7 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
         return
     await ctx.store.finish(gid, FINISHED_TTL_SECONDS)
     await unschedule(ctx, record)
-    for uid in record.player_ids:
+    for uid in record.human_ids:
         await ctx.store.remove_user_game(uid, gid)
     await ctx.deliver(gid)
 
@@ -304,7 +370,7 @@ async def _cancelled(ctx: Context, record: GameRecord) -> None:
     """A cancelled game frees its chat and players; what it says was saved as owed with it."""
     await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
     await unschedule(ctx, record)
-    for uid in record.player_ids:
+    for uid in record.human_ids:
         await ctx.store.remove_user_game(uid, record.game_id)
     await ctx.deliver(record.game_id)  # its notices, and its archive for the history
 

@@ -16,22 +16,26 @@ from engine.model import GoldRule
 
 from .. import presenter
 from ..callback import (
+    AddComputer,
     CancelGame,
     GameCommand,
     JoinGame,
     LeaveGame,
+    RemoveComputer,
+    SetComputers,
     SetEdition,
     SetTurnLimit,
     StartGame,
     ToggleVariant,
     Variant,
 )
+from ..computer import new_computer
 from ..i18n import Language, Texts, texts
 from ..links import join_payload, start_link
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import Decision
-from .context import Person, Toast, gone, player_language
+from .context import Person, Toast, gone, invalid_button, player_language
 
 START_GRACE_SECONDS = 120  # after this, any joined player may start the lobby's game
 
@@ -71,6 +75,8 @@ class Request:
 
 
 Decide = Callable[[GameRecord | None], Decision[Outcome]]
+# The buttons of a practice game's set-up (the others belong to a group's lobby).
+PRACTICE_COMMANDS = (StartGame, CancelGame, SetEdition, SetComputers)
 
 
 def once(make: Callable[[], int]) -> Callable[[], int]:
@@ -99,6 +105,8 @@ def decide_tap(req: Request) -> Decide:
         if req.chat_id is not None and req.chat_id != record.chat_id:
             return _answer(tr.pgettext("toast", "These buttons are not yours."), alert=True)
         command = req.command
+        if record.is_practice and not isinstance(command, PRACTICE_COMMANDS):
+            return Decision(Outcome(invalid_button(tr)))  # not on a practice game's set-up
         if isinstance(command, CancelGame):
             return cancel(record, req, tr)
         if isinstance(command, SetTurnLimit) and record.status is Status.PLAYING:
@@ -116,6 +124,8 @@ def decide_tap(req: Request) -> Decide:
             return _leave(record, req, tr)
         if isinstance(command, StartGame):
             return _start(record, req, tr)
+        if isinstance(command, AddComputer | RemoveComputer | SetComputers):
+            return _computers(record, req, command, tr)
         return _setting(record, req, tr)
 
     return decide
@@ -148,16 +158,18 @@ def cancel(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
 
 def cancelled_owed(record: GameRecord) -> Owed:
     """What a cancelled game owes: the lobby says so (a game in play says it where people look,
-    at the bottom of the chat), and every player's live message says so too."""
+    at the bottom of the chat), and every person's live message says so too (a practice game
+    says it once, on the hand: its chat is the same)."""
     said = texts(record.language).gettext("The game was cancelled.")
     if record.state is None:
         return dataclasses.replace(record.owed, lobby_text=said)
     notes = [
         (uid, texts(player_language(record, uid)).gettext("The game was cancelled."))
-        for uid in record.state.players
+        for uid in record.human_ids
     ]
     # A game dealt also owes its archive (the group's history keeps cancelled games too).
-    return owe(record.owed, texts=[said], notes=notes, replays=[END])
+    shown, replays = ([], []) if record.is_practice else ([said], [END])
+    return owe(record.owed, texts=shown, notes=notes, replays=replays)
 
 
 def _retime(
@@ -193,18 +205,35 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
             return _answer(tr.pgettext("toast", "You are not in this game."))
         return _only_creator(record, tr)
     legal = presenter.range_of(lobby.edition)
-    if len(lobby.players) not in legal:
+    edition = presenter.edition_label(tr.language, lobby.edition)
+    if len(lobby.players) < legal.start:
         text = tr.npgettext(
             "toast",
             "{edition} needs at least {min} player.",
             "{edition} needs at least {min} players.",
             legal.start,
-            edition=presenter.edition_label(tr.language, lobby.edition),
+            edition=edition,
             min=legal.start,
+        )
+        return _answer(text, alert=True)
+    if len(lobby.players) >= legal.stop:
+        text = tr.npgettext(
+            "toast",
+            "{edition} seats at most {max} player: remove a computer player first.",
+            "{edition} seats at most {max} players: remove a computer player first.",
+            legal.stop - 1,
+            edition=edition,
+            max=legal.stop - 1,
+        )
+        return _answer(text, alert=True)
+    if not lobby.humans:
+        text = tr.pgettext(
+            "toast", "Computer players cannot play alone: at least one person joins."
         )
         return _answer(text, alert=True)
     players = [p.user_id for p in lobby.players]
     state = new_game(players, edition=lobby.edition, seed=req.seed(), options=lobby.options)
+    people = [p.user_id for p in lobby.humans]
     new = dataclasses.replace(
         record,
         status=Status.PLAYING,
@@ -222,7 +251,7 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     )
     anyone = req.now - record.created_at >= START_GRACE_SECONDS
     said = presenter.lobby_text(new, record.language, can_anyone_start=anyone)
-    owed = owe(record.owed, board_version=state.version, fresh=state.players)
+    owed = owe(record.owed, board_version=state.version, fresh=people)
     if record.messages.lobby is not None:
         owed = dataclasses.replace(owed, lobby_text=said + "\n\n" + started)
     new = dataclasses.replace(new, owed=owed)
@@ -235,6 +264,47 @@ def _setting(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     lobby = lobby_setting(record.lobby, req.command)
     saved = Outcome(Toast(tr.pgettext("toast", "Saved.")), Then.REDRAW)
     return Decision(saved, dataclasses.replace(record, lobby=lobby, updated_at=req.now))
+
+
+def _computers(
+    record: GameRecord,
+    req: Request,
+    command: AddComputer | RemoveComputer | SetComputers,
+    tr: Texts,
+) -> Decision[Outcome]:
+    """The creator adds or removes a computer player (a group), or picks how many (practice)."""
+    if req.person.user_id != record.creator_id:
+        return _only_creator(record, tr)
+    lobby = record.lobby
+    if isinstance(command, SetComputers) != record.is_practice:
+        return Decision(Outcome(invalid_button(tr)))  # a practice button on a group, or back
+    seats = presenter.range_of(lobby.edition).stop - 1
+    if isinstance(command, SetComputers):
+        if command.count not in presenter.PRACTICE_OPPONENTS:
+            return Decision(Outcome(invalid_button(tr)))
+        lobby = with_computers(lobby, command.count, record.language)
+    elif isinstance(command, AddComputer):
+        if len(lobby.players) >= seats:
+            return _answer(tr.pgettext("toast", "The game is full."))
+        lobby = lobby.changed(players=(*lobby.players, new_computer(lobby, record.language)))
+    else:
+        if not lobby.computers:
+            return _answer(tr.pgettext("toast", "There is no computer player to remove."))
+        last = lobby.computers[-1].user_id
+        lobby = lobby.changed(players=tuple(p for p in lobby.players if p.user_id != last))
+    saved = Outcome(Toast(tr.pgettext("toast", "Saved.")), Then.REDRAW)
+    return Decision(saved, dataclasses.replace(record, lobby=lobby, updated_at=req.now))
+
+
+def with_computers(lobby: Lobby, count: int, language: Language) -> Lobby:
+    """The lobby with exactly `count` computer players (the last added go first)."""
+    players = list(lobby.players)
+    while len([p for p in players if p.is_computer]) > count:
+        last = [p for p in players if p.is_computer][-1]
+        players.remove(last)
+    while len([p for p in players if p.is_computer]) < count:
+        players.append(new_computer(dataclasses.replace(lobby, players=tuple(players)), language))
+    return lobby.changed(players=tuple(players))
 
 
 def lobby_setting(lobby: Lobby, command: GameCommand) -> Lobby:
@@ -265,6 +335,8 @@ def decide_join(
             return Decision(gone(tr))
         if record.status is Status.PLAYING:
             return Decision(tr.pgettext("toast", "The game is already running."))
+        if record.is_practice:
+            return Decision(tr.pgettext("toast", "This is someone's practice game."))
         lobby = record.lobby
         if lobby.has_player(person.user_id):
             return Decision(tr.pgettext("toast", "You are already in this game."))

@@ -31,7 +31,7 @@ from .context import (
 )
 from .lobby import join, post_lobby
 from .screens import redraw_later, refresh_private, show
-from .turns import after_move, moved, schedule
+from .turns import after_move, moved, resume, schedule
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,8 @@ async def open_link(ctx: Context, person: Person, payload: str | None) -> None:
         return
     hello = tr.gettext(
         "Hi! I run games of Saboteur in groups.\n"
-        "Add me to a group and type /new there. Your cards will come to this chat."
+        "Add me to a group and type /new there. Your cards will come to this chat.\n"
+        "Or type /practice to play against computer players right here."
     )
     await ctx.sender.private_text(person.user_id, hello)
 
@@ -219,6 +220,8 @@ async def hand_tap(
             await _follow(ctx, record, outcome, person.user_id, message_id)
         except Exception:
             log.exception("game %s: after a saved tap; what it owes stays owed", gid)
+        if outcome.after is not After.MOVED:
+            await resume(ctx, record)  # a tap while the game plays by itself keeps it going
     return outcome.toast
 
 
@@ -256,6 +259,7 @@ async def repost_board(ctx: Context, place: Place) -> None:
     await ctx.change(
         record.game_id, lambda r: dataclasses.replace(r, owed=owe(r.owed, board_version=version))
     )
+    await resume(ctx, record)
     await ctx.deliver(record.game_id)
 
 

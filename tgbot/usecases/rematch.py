@@ -51,10 +51,11 @@ async def tap(
 
 
 def _rematch_lobby(ctx: Context, old: GameRecord, person: Person, lang: Language) -> GameRecord:
-    """A new lobby where the old game was, set up alike: the asker in, the others invited."""
+    """A new lobby where the old game was, set up alike: the asker and the computer players in,
+    the other people invited."""
     now = ctx.now()
     asker = LobbyPlayer(person.user_id, person.name, lang, person.username)
-    others = tuple(p for p in old.lobby.players if p.user_id != person.user_id)
+    others = tuple(p for p in old.lobby.humans if p.user_id != person.user_id)
     return GameRecord(
         game_id=ctx.new_id(),
         chat_id=old.chat_id,
@@ -69,7 +70,7 @@ def _rematch_lobby(ctx: Context, old: GameRecord, person: Person, lang: Language
             edition=old.lobby.edition,
             options=old.lobby.options,
             turn_limit_hours=old.lobby.turn_limit_hours,
-            players=(asker,),
+            players=(asker, *old.lobby.computers),  # the computer players take their seats
             invited=others,
         ),
     )

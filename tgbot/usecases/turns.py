@@ -6,7 +6,6 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from engine import Action, GameState, Phase, Transition, current_player
-from engine.archive import seat_move_text
 from engine.events import (
     Event,
     GameEnded,
@@ -22,8 +21,9 @@ from engine.timeline import Entry
 
 from .. import clocks, presenter
 from ..archives import round_deeds
+from ..computer import move_line
 from ..outbox import END, Owed, owe
-from ..records import GameRecord, Status
+from ..records import GameRecord, Status, is_computer_id
 from .context import FINISHED_TTL_SECONDS, Context
 
 _PRIVATE_EVENTS = GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived
@@ -37,7 +37,8 @@ def owed_after(
     deeds: Mapping[int, Sequence[Entry]] | None = None,
 ) -> Owed:
     """What a move owes the chats: summaries (with the round's `deeds`, by round), the board
-    post, a round's replay, the game's end (its archive and message), private messages."""
+    post, a round's replay, the game's end (its archive and message), private messages (to
+    people only: a computer player has no chat)."""
     lang = record.language
     names = presenter.names_of(record)
     moves = presenter.move_lines(events, names, lang)
@@ -52,20 +53,24 @@ def owed_after(
             announcements.append("\n".join([*moves, "", text]) if moves else text)
             replays.append(e.result.round)
             moves = []
+    people = [u for u in state.players if not is_computer_id(u)]
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
-        # The scoreboard is the game-end message, sent after the last board (with a rematch).
+        if record.is_practice:  # its chat is the player's: the scoreboard ends the last board
+            moves.append(presenter.game_text(ended, names, lang, practice=True))
+        # Otherwise the scoreboard is the game-end message, sent after the last board (with a
+        # rematch), when the game is archived (a practice game is not).
         return owe(
             record.owed,
             texts=announcements,
             lines=moves,
             board_version=state.version,
-            edits=state.players,
-            replays=[*replays, END],
+            edits=people,
+            replays=replays if record.is_practice else [*replays, END],
         )
     new_round = any(isinstance(e, RoundStarted) for e in events)
     nxt = current_player(state)
-    fresh = list(state.players) if new_round else [nxt] if nxt is not None else []
+    fresh = people if new_round else [nxt] if nxt is not None and nxt in people else []
     touched = {actor} | {
         e.audience for e in events if isinstance(e, _PRIVATE_EVENTS) and e.audience is not None
     }
@@ -75,7 +80,7 @@ def owed_after(
         lines=moves,
         board_version=state.version,
         fresh=fresh,
-        edits=[u for u in state.players if u in touched],
+        edits=[u for u in people if u in touched],
         replays=replays,
     )
 
@@ -91,10 +96,10 @@ def moved(
     texts: Sequence[str] = (),
     notes: Sequence[tuple[int, str]] = (),
 ) -> GameRecord:
-    """The record after `actor` played `action`, owing its announcements (texts and notes
-    first), with the move added to the record's moves (for the archive and the replays)."""
+    """The record after `actor` played `action` (kept in the game's moves, for the archive and
+    the replays), owing its announcements (texts and notes first)."""
     state = transition.state
-    lines = (*record.moves, seat_move_text(state.players, actor, action))  # seats never change
+    lines = (*record.moves, move_line(state.players, actor, action))  # seats never change
     deeds = {
         e.result.round: round_deeds(state, lines, e.result.round)
         for e in transition.events
@@ -131,7 +136,7 @@ async def after_move(ctx: Context, record: GameRecord, before_version: int) -> N
     assert state is not None
     if state.phase is Phase.OVER:
         await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
-        for uid in state.players:
+        for uid in record.human_ids:
             await ctx.store.remove_user_game(uid, record.game_id)
     await schedule(ctx, record, before_version)
     await ctx.deliver(record.game_id)
@@ -152,8 +157,24 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             turn_started_at=record.turn_started_at,
             limit_hours=record.lobby.turn_limit_hours,
             automatic=player in record.automatic,
+            computer_pause=(
+                ctx.computer_pause if player is not None and is_computer_id(player) else None
+            ),
         )
     )
+
+
+async def resume(ctx: Context, record: GameRecord) -> None:
+    """A turn the game plays by itself (a computer player's, or an absent player's) is owed its
+    deadline again: a process that died after claiming it would otherwise leave the game
+    waiting. Harmless when it is pending or being served (the move is made once)."""
+    state = record.state
+    if state is None or record.status is not Status.PLAYING:
+        return
+    player = current_player(state)
+    if player is None or not (is_computer_id(player) or player in record.automatic):
+        return
+    await schedule(ctx, record, None)
 
 
 async def unschedule(ctx: Context, record: GameRecord) -> None:
@@ -184,5 +205,5 @@ def _expiry_member(record: GameRecord, revision: int) -> str:
 
 
 def _turn_members(game: str, version: int) -> list[str]:
-    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT)
+    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT, clocks.DeadlineKind.COMPUTER)
     return [clocks.Deadline(game, version, kind, 0).member for kind in kinds]
