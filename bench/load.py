@@ -200,8 +200,17 @@ async def open_game(
             break
         await asyncio.sleep(0.1)
     for _ in range(100):  # the lobby is redrawn after each join: tap its newest Start
-        newest = [m for m in state.messages(chat) if m.sender_id == state.bot.id][-1]
-        start = next(d for d in callbacks(newest) if isinstance(decode(d), StartGame))
+        gid = await store.active_game(chat, None)
+        record = None if gid is None else await store.load(gid)
+        if record is None or record.messages.lobby is None:
+            await asyncio.sleep(0.05)
+            continue
+        newest = state.message(chat, record.messages.lobby)
+        starts = [d for d in callbacks(newest) if isinstance(decode(d), StartGame)]
+        if not starts:
+            await asyncio.sleep(0.05)
+            continue
+        start = starts[0]
         await tap(emu, users[0], newest, start, fig)
         with contextlib.suppress(TimeoutError):  # the hands come after the answer
             await emu.wait_for(lambda: all(bot_photos(emu, u.id) for u in users), timeout=3)

@@ -12,7 +12,7 @@ Keys (`<p>` is the prefix, `sab` by default, so several bots can share one Redis
 | `<p>:outbox` | SET | games whose record owes announcements (kept by the save script) |
 | `<p>:deadlines` | ZSET | turn deadlines (`tgbot.scheduler`) |
 | `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
-| `<p>:update:<update id>` | STRING | a handled update id, for a day (`tgbot.dedupe`) |
+| `<p>:updates:<id // 65536>` | STRING | bitmap of handled update ids, a day (`tgbot.dedupe`) |
 | `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |
 | `<p>:posts:<chat id>` | ZSET | the last 200 ids the bot sent in a chat, 3 days (`tgbot.posts`) |
 | `<p>:archive:{<gid>}` | STRING | an ended game's archive (`tgbot.archives`), 180 days |
@@ -90,9 +90,9 @@ class Keys:
         """The ids of messages the bot sent in a chat (recent ones)."""
         return f"{self.prefix}:posts:{chat_id}"
 
-    def update(self, update_id: int) -> str:
-        """A handled update id."""
-        return f"{self.prefix}:update:{update_id}"
+    def updates(self, window: int) -> str:
+        """The bitmap of handled update ids in one window of 65,536 ids."""
+        return f"{self.prefix}:updates:{window}"
 
     def archive(self, game_id: str) -> str:
         """A finished or cancelled game's archive."""

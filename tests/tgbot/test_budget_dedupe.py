@@ -7,7 +7,7 @@ import asyncio
 from redis.asyncio import Redis
 
 from tgbot.budget import ChatBudget
-from tgbot.dedupe import UpdateLedger
+from tgbot.dedupe import KEEP_SECONDS, WINDOW, UpdateLedger
 
 
 async def test_a_group_gets_at_most_twenty_sends_a_minute(
@@ -46,3 +46,20 @@ async def test_an_update_id_is_claimed_once(redis_client: Redis, key_prefix: str
     results = await asyncio.gather(*(ledger.claim(77) for _ in range(10)))
     assert results.count(True) == 1
     assert await ledger.claim(78) is True
+
+
+async def test_the_ledger_is_one_small_bitmap_per_window_of_ids(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """A thousand updates take one key of about 125 bytes of bits, not a thousand keys; ids in
+    another window of 65,536 get a key of their own; claims in both stay exactly-once."""
+    ledger = UpdateLedger(redis_client, prefix=key_prefix)
+    first = 900_000_000  # Telegram's ids are large and in sequence
+    assert all([await ledger.claim(first + i) for i in range(1000)])
+    assert not any([await ledger.claim(first + i) for i in range(1000)])
+    keys = [k async for k in redis_client.scan_iter(match=f"{key_prefix}:updates:*")]
+    assert len(keys) == 1
+    assert await redis_client.strlen(keys[0]) <= WINDOW // 8
+    assert 0 < await redis_client.ttl(keys[0]) <= KEEP_SECONDS
+    assert await ledger.claim(first + WINDOW) is True
+    assert len([k async for k in redis_client.scan_iter(match=f"{key_prefix}:updates:*")]) == 2

@@ -11,6 +11,7 @@ from tgbot.callback import SetTurnLimit, ShowHand, StartGame
 from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO, reminder_lead
 from tgbot.handlers import target_of
 from tgbot.links import join_payload
+from tgbot.ports import Fate
 from tgbot.records import LobbyPlayer
 from tgbot.service import Person, Target
 
@@ -65,12 +66,31 @@ async def test_no_time_limit_means_no_deadlines(table: Table) -> None:
 
 
 async def test_the_reminder_comes_in_private_before_the_end(table: Table) -> None:
+    """The hand comes again (a new, notifying message) with the reminder on it; the old one
+    goes, so the player still has one live hand."""
     gid = await table.start()
     player = await table.to_act(gid)
+    old = (await table.record(gid)).messages.hand_of(player)
     table.clock.advance(24 * HOUR - reminder_lead(24 * HOUR))
     await table.service.sweep()
-    assert table.said(player)[-1].startswith("⏰ Your turn in <b>The Mine</b> ends in")
+    hands = table.sender.live(player, "photo")
+    assert len(hands) == 1 and hands[0].message_id != old
+    assert "⏰ Your turn in <b>The Mine</b> ends in 2 h 0 min." in hands[0].text
+    assert hands[0].keyboard  # the buttons to play are on it
     assert (await table.state(gid)).version == 0
+
+
+async def test_a_reminder_that_fails_for_a_passing_reason_comes_later(table: Table) -> None:
+    gid = await table.start()
+    player = await table.to_act(gid)
+    table.sender.fail("private_photo", Fate.RETRY)
+    table.clock.advance(24 * HOUR - reminder_lead(24 * HOUR))
+    await table.service.sweep()
+    assert (await table.record(gid)).owed.fresh == (player,)
+    table.clock.advance(2)
+    await table.service.sweep()
+    assert "⏰ Your turn" in table.sender.live(player, "photo")[-1].text
+    assert (await table.record(gid)).owed.is_empty
 
 
 async def test_a_timeout_lets_the_computer_play_for_the_player_and_says_so(table: Table) -> None:

@@ -13,6 +13,7 @@ from .. import presenter
 from ..clocks import MISSES_FOR_AUTO, DeadlineKind, parse_member
 from ..i18n import Texts, texts
 from ..names import card_name
+from ..outbox import owe
 from ..records import GameRecord, Status, is_computer_id
 from ..store import ContentionError, Decision
 from .computers import Planned, awaited, computer_turn, plan
@@ -57,8 +58,8 @@ async def handle_deadline(ctx: Context, member: str) -> None:
         log.warning("deadline %s: the game kept changing", member)
         return
     served = done.result
-    if served.remind is not None:
-        await ctx.sender.private_text(*served.remind)
+    if served.remind is not None and done.saved:
+        await ctx.deliver(gid)
     if served.before is not None and done.saved and done.record is not None:
         await after_move(ctx, done.record, served.before)
 
@@ -71,7 +72,13 @@ def _decide_deadline(
         if record is None or player is None or is_computer_id(player):
             return Decision(Served())  # stale, or a computer's turn (it has no clock)
         if kind is DeadlineKind.REMIND:
-            return Decision(Served(remind=(player, _reminder(record, player, now))))
+            # The hand comes again, notifying, with the reminder on top; owed like any
+            # announcement, so a failed send is tried again.
+            note = (player, _reminder(record, player, now))
+            reminded = dataclasses.replace(
+                record, owed=owe(record.owed, fresh=[player], notes=[note])
+            )
+            return Decision(Served(remind=note), reminded)
         if planned is None or not planned.fits(record):
             return Decision(Served())
         return _timed_out(record, planned, now)
