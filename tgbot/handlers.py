@@ -20,7 +20,7 @@ from telegram.ext import (
     filters,
 )
 
-from . import guide, presenter
+from . import guide, lobby_texts
 from .callback import decode
 from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, parse_language, texts
@@ -256,7 +256,7 @@ class Handlers:
         if message:
             lang = await self._lang(message.chat, update.effective_user)
             await self._send(
-                message, texts(lang).gettext("Choose a language:"), (presenter.language_row(),)
+                message, texts(lang).gettext("Choose a language:"), (lobby_texts.language_row(),)
             )
 
     async def group_only(self, update: Update, context: Context) -> None:

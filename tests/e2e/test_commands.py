@@ -9,7 +9,7 @@ import re
 from emulator import Message, User
 from engine import Edition, Role
 from tests.catalog import texts
-from tgbot import guide, presenter
+from tgbot import guide, lobby_texts
 from tgbot.callback import (
     CancelGame,
     PickCard,
@@ -374,7 +374,7 @@ async def test_edition_and_variant_switches_change_the_lobby(world: World) -> No
         text, _ = await world.press(ann, lobby, data)
         assert text == texts(KO).pgettext("toast", "Saved.")
         lobby = world.state.message(chat, lobby.message_id)
-        assert texts(KO).marked(presenter.VARIANTS[variant]) in shown(lobby)
+        assert texts(KO).marked(lobby_texts.VARIANTS[variant]) in shown(lobby)
     options = (await loaded(world, gid)).lobby.options
     assert options.gold.value == "per_miner" and options.greedy_dwarf
 

@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 
 from engine import Card, Edition, Reason, Role, Side, Tool
 from engine.cards import GOAL_SPOTS
-from tgbot import commands, i18n, names, presenter
+from tgbot import commands, i18n, lobby_texts, names
 from tgbot.callback import Variant
 from tgbot.i18n import LANGUAGES, Language, parse_language, texts
 
@@ -211,7 +211,7 @@ def test_every_name_the_game_needs_is_marked() -> None:
     assert set(names.TOOLS) == set(Tool)
     assert set(names.EDITIONS) == set(Edition)
     assert set(names.REASONS) == set(Reason)
-    assert set(presenter.VARIANTS) == set(Variant)
+    assert set(lobby_texts.VARIANTS) == set(Variant)
     assert len(names.GOALS) == len(GOAL_SPOTS)
     assert {c.name for c in commands.COMMANDS} >= {"new", "join", "start", "help", "lang"}
 

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Card, GameState, Tool, new_game
 from engine.events import ActionPlayed, CardsDiscarded
-from tgbot import guide, menus, names, presenter
+from tgbot import guide, lobby_texts, menus, names, presenter
 from tgbot.callback import PickTarget, SetLanguage
 from tgbot.i18n import LANGUAGES, Language, texts
 
@@ -107,7 +107,7 @@ def test_durations_are_composed_of_hours_and_minutes(
 
 
 def test_the_language_buttons_are_the_catalogs_each_named_in_itself() -> None:
-    row = presenter.language_row()
+    row = lobby_texts.language_row()
     assert [b.command for b in row] == [SetLanguage(lang) for lang in LANGUAGES]
     assert {b.label for b in row} == {"English", "한국어"}
 

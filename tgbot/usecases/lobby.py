@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import menus, presenter
+from .. import lobby_texts, menus, presenter
 from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
 from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
@@ -180,11 +180,11 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
 def lobby_text(ctx: Context, record: GameRecord) -> str:
     """The lobby message of a game."""
     anyone = ctx.now() - record.created_at >= START_GRACE_SECONDS
-    return presenter.lobby_text(record, record.language, can_anyone_start=anyone)
+    return lobby_texts.lobby_text(record, record.language, can_anyone_start=anyone)
 
 
 def _keyboard(ctx: Context, record: GameRecord) -> menus.Keyboard:
-    return presenter.lobby_keyboard(record, record.language, ctx.sender.username)
+    return lobby_texts.lobby_keyboard(record, record.language, ctx.sender.username)
 
 
 async def post_lobby(ctx: Context, record: GameRecord) -> Sent:
@@ -405,9 +405,9 @@ async def settings(ctx: Context, place: Place) -> tuple[str, menus.Keyboard]:
         tr.gettext("<b>Settings of this chat</b>"),
         tr.gettext("Language: {language}", language=presenter.escape_text(tr.native_name)),
     ]
-    rows: list[tuple[menus.Button, ...]] = [presenter.language_row()]
+    rows: list[tuple[menus.Button, ...]] = [lobby_texts.language_row()]
     record = await ctx.active(place)
     if record is not None and record.status is Status.PLAYING:
         lines.append(presenter.turn_limit_line(lang, record.lobby.turn_limit_hours))
-        rows.append(presenter.turn_limit_row(record, lang))
+        rows.append(lobby_texts.turn_limit_row(record, lang))
     return "\n".join(lines), tuple(rows)

@@ -14,7 +14,7 @@ from enum import Enum
 from engine import Options, new_game
 from engine.model import GoldRule
 
-from .. import presenter
+from .. import lobby_texts, presenter
 from ..callback import (
     AddComputer,
     CancelGame,
@@ -204,7 +204,7 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
         if late:
             return _answer(tr.pgettext("toast", "You are not in this game."))
         return _only_creator(record, tr)
-    legal = presenter.range_of(lobby.edition)
+    legal = lobby_texts.range_of(lobby.edition)
     edition = presenter.edition_label(tr.language, lobby.edition)
     if len(lobby.players) < legal.start:
         text = tr.npgettext(
@@ -250,7 +250,7 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
         count=count,
     )
     anyone = req.now - record.created_at >= START_GRACE_SECONDS
-    said = presenter.lobby_text(new, record.language, can_anyone_start=anyone)
+    said = lobby_texts.lobby_text(new, record.language, can_anyone_start=anyone)
     owed = owe(record.owed, board_version=state.version, fresh=people)
     if record.messages.lobby is not None:
         owed = dataclasses.replace(owed, lobby_text=said + "\n\n" + started)
@@ -278,9 +278,9 @@ def _computers(
     lobby = record.lobby
     if isinstance(command, SetComputers) != record.is_practice:
         return Decision(Outcome(invalid_button(tr)))  # a practice button on a group, or back
-    seats = presenter.range_of(lobby.edition).stop - 1
+    seats = lobby_texts.range_of(lobby.edition).stop - 1
     if isinstance(command, SetComputers):
-        if command.count not in presenter.PRACTICE_OPPONENTS:
+        if command.count not in lobby_texts.PRACTICE_OPPONENTS:
             return Decision(Outcome(invalid_button(tr)))
         lobby = with_computers(lobby, command.count, record.language)
     elif isinstance(command, AddComputer):
@@ -340,7 +340,7 @@ def decide_join(
         lobby = record.lobby
         if lobby.has_player(person.user_id):
             return Decision(tr.pgettext("toast", "You are already in this game."))
-        if len(lobby.players) >= presenter.range_of(lobby.edition).stop - 1:
+        if len(lobby.players) >= lobby_texts.range_of(lobby.edition).stop - 1:
             return Decision(tr.pgettext("toast", "The game is full."))
         player = LobbyPlayer(person.user_id, person.name, language, person.username)
         invited = tuple(p for p in lobby.invited if p.user_id != person.user_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from .. import presenter
+from .. import lobby_texts, presenter
 from ..callback import ConfirmRematch, GameId, Rematch
 from ..i18n import Language, Texts, texts
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
@@ -129,7 +129,7 @@ def _decide_confirm(
                 "toast", "This button is for the players invited again; others tap Join."
             )
             return Decision((Toast(text, alert=True), False))
-        if len(lobby.players) >= presenter.range_of(lobby.edition).stop - 1:
+        if len(lobby.players) >= lobby_texts.range_of(lobby.edition).stop - 1:
             return Decision((Toast(tr.pgettext("toast", "The game is full.")), False))
         player = LobbyPlayer(uid, person.name, lang, person.username)
         lobby = lobby.changed(

@@ -1,0 +1,232 @@
+"""The lobby's texts and buttons: who joined, the set-up, the practice game's choices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+
+from engine import Edition
+from engine.model import player_range
+
+from .callback import (
+    AddComputer,
+    CancelGame,
+    ConfirmRematch,
+    LeaveGame,
+    RemoveComputer,
+    SetComputers,
+    SetEdition,
+    SetLanguage,
+    SetTurnLimit,
+    StartGame,
+    ToggleVariant,
+    Variant,
+)
+from .i18n import LANGUAGES, NC_, Language, Marked, Texts, texts
+from .links import join_payload, start_link
+from .menus import Button, Keyboard, marked_label
+from .names import edition_name
+from .presenter import (
+    COMPUTER_MARK,
+    _name,
+    edition_label,
+    hours_text,
+    names_of,
+    shown_name,
+    turn_limit_line,
+)
+from .records import GameRecord
+
+PRACTICE_OPPONENTS = (2, 3, 4)  # how many computer players a practice game can have
+
+VARIANTS: Mapping[Variant, Marked] = {
+    # Translators: a rule variant, as listed after "Variants:".
+    Variant.GOLD_PER_MINER: NC_("variant", "one gold card per miner"),
+    Variant.GREEDY_DWARF: NC_("variant", "greedy dwarf (miners with a broken tool get no gold)"),
+}
+
+
+def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) -> str:
+    """The lobby message: edition, variants, time per turn, players, what is missing."""
+    if record.is_practice:
+        return practice_text(record, lang)
+    tr = texts(lang)
+    lobby = record.lobby
+    names = names_of(record)
+    players = range_of(lobby.edition)
+    variants = [
+        tr.marked(VARIANTS[v])
+        for v, on in (
+            (Variant.GOLD_PER_MINER, lobby.options.gold.value == "per_miner"),
+            (Variant.GREEDY_DWARF, lobby.options.greedy_dwarf),
+        )
+        if on
+    ]
+    creator = _name(names, record.creator_id)
+    lines = [
+        tr.gettext("⛏ <b>{edition}</b>: new game", edition=edition_label(lang, lobby.edition)),
+        tr.gettext("Opened by {name}", name=creator),
+        tr.gettext(
+            "Variants: {variants}",
+            variants=", ".join(variants) or tr.pgettext("variant", "none"),
+        ),
+        turn_limit_line(lang, lobby.turn_limit_hours),
+        "",
+    ]
+    if lobby.players:
+        lines.append(
+            tr.gettext("Players ({count}/{max}):", count=len(lobby.players), max=players.stop - 1)
+        )
+        lines += [
+            tr.gettext("{number}. {name}", number=i + 1, name=escape(shown_name(p)))
+            for i, p in enumerate(lobby.players)
+        ]
+    else:
+        lines.append(tr.gettext("Nobody has joined yet."))
+    if lobby.invited:
+        invited = ", ".join(escape(p.name) for p in lobby.invited)
+        lines.append(tr.gettext("Invited again (one tap on I'm in): {names}", names=invited))
+    lines.append("")
+    missing = players.start - len(lobby.players)
+    if missing > 0:
+        lines.append(
+            tr.ngettext(
+                "Waiting for {count} more to join.",
+                "Waiting for {count} more to join.",
+                missing,
+                count=missing,
+            )
+        )
+    elif not lobby.humans:
+        lines.append(tr.gettext("Computer players cannot play alone: at least one person joins."))
+    elif can_anyone_start:
+        lines.append(tr.gettext("Ready! Any player can start the game."))
+    else:
+        lines.append(tr.gettext("Ready! {name} can start the game.", name=creator))
+    lines.append(
+        tr.gettext(
+            "Tap Join: it opens a private chat with me, where your cards will be. "
+            "Press Start there if Telegram asks."
+        )
+    )
+    return "\n".join(lines)
+
+
+def practice_text(record: GameRecord, lang: Language) -> str:
+    """The set-up message of a practice game: the edition, the opponents, how to start."""
+    tr = texts(lang)
+    lobby = record.lobby
+    count = len(lobby.computers)
+    lines = [
+        tr.gettext("🎯 <b>Practice</b>: {edition}", edition=edition_label(lang, lobby.edition)),
+        tr.ngettext(
+            "You against {count} computer player:",
+            "You against {count} computer players:",
+            count,
+            count=count,
+        ),
+        ", ".join(escape(shown_name(p)) for p in lobby.computers),
+        "",
+        tr.gettext(
+            "Choose the edition and how many opponents, then tap Start. The board and your "
+            "hand come to this chat; there is no time limit, and /cancel ends the game."
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def range_of(edition: Edition) -> range:
+    """Legal player counts of an edition."""
+    return player_range(edition)
+
+
+def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Keyboard:
+    """Join (a deep link), leave, computer players, start, cancel, and the set-up switches."""
+    if record.is_practice:
+        return practice_keyboard(record, lang)
+    tr = texts(lang)
+    g, rev = record.game_id, record.lobby.revision
+    lobby = record.lobby
+    url = start_link(bot_username, join_payload(g))
+    # A rematch's invited players confirm with one tap (they have a private chat already).
+    again = ((Button(tr.pgettext("button", "✅ I'm in"), ConfirmRematch(g)),),)
+    return (
+        *(again if lobby.invited else ()),
+        (
+            Button(tr.pgettext("button", "✋ Join"), url=url),
+            Button(tr.pgettext("button", "🚪 Leave"), LeaveGame(g, rev)),
+        ),
+        (
+            Button(tr.pgettext("button", "🤖 Add a computer"), AddComputer(g, rev)),
+            Button(tr.pgettext("button", "🤖 Remove a computer"), RemoveComputer(g, rev)),
+        ),
+        _edition_row(record, tr),
+        (
+            Button(
+                marked_label(
+                    lobby.options.gold.value == "per_miner",
+                    tr.pgettext("button", "One gold card per miner"),
+                ),
+                ToggleVariant(g, rev, Variant.GOLD_PER_MINER),
+            ),
+            Button(
+                marked_label(lobby.options.greedy_dwarf, tr.pgettext("button", "Greedy dwarf")),
+                ToggleVariant(g, rev, Variant.GREEDY_DWARF),
+            ),
+        ),
+        turn_limit_row(record, lang),
+        (
+            Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
+            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
+        ),
+    )
+
+
+def _edition_row(record: GameRecord, tr: Texts) -> tuple[Button, ...]:
+    g, rev, edition = record.game_id, record.lobby.revision, record.lobby.edition
+    return tuple(
+        Button(marked_label(edition is e, edition_name(tr, e)), SetEdition(g, rev, e))
+        for e in (Edition.BASE, Edition.DELUXE)
+    )
+
+
+def practice_keyboard(record: GameRecord, lang: Language) -> Keyboard:
+    """A practice game's set-up: the edition, the number of opponents, start, cancel."""
+    tr = texts(lang)
+    g, rev = record.game_id, record.lobby.revision
+    count = len(record.lobby.computers)
+    return (
+        _edition_row(record, tr),
+        tuple(
+            Button(marked_label(count == n, f"{COMPUTER_MARK} {n}"), SetComputers(g, rev, n))
+            for n in PRACTICE_OPPONENTS
+        ),
+        (
+            Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
+            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
+        ),
+    )
+
+
+def language_row() -> tuple[Button, ...]:
+    """One button per language the bot has a catalog for, each named in itself (/lang)."""
+    return tuple(Button(texts(lang).native_name, SetLanguage(lang)) for lang in LANGUAGES)
+
+
+TURN_LIMIT_CHOICES: tuple[int | None, ...] = (1, 12, 24, 72, None)
+
+
+def turn_limit_row(record: GameRecord, lang: Language) -> tuple[Button, ...]:
+    """Buttons choosing the time per turn (hours, or no limit), the current one marked."""
+    tr = texts(lang)
+    current = record.lobby.turn_limit_hours
+    return tuple(
+        Button(
+            marked_label(
+                current == h,
+                hours_text(tr, h) if h is not None else tr.pgettext("button", "No limit"),
+            ),
+            SetTurnLimit(record.game_id, record.lobby.revision, h),
+        )
+        for h in TURN_LIMIT_CHOICES
+    )
