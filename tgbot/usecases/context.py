@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
+import functools
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 from ..animations import Animations, Animator
@@ -141,7 +144,14 @@ class Context:
         return done.record if done.result else None
 
     async def strike(self, gid: GameId, change: Callable[[GameRecord], GameRecord]) -> None:
-        """Save a delivery's change (message ids, what is owed) to the latest record, if any."""
+        """Save a delivery's change (message ids, what is owed) to the latest record, if any.
+
+        Within `batched()` the change is kept and saved with the others at its end.
+        """
+        batch = _BATCH.get()
+        if batch is not None:
+            batch.append((gid, change))
+            return
 
         def decide(record: GameRecord | None) -> Decision[None]:
             return Decision(None, None if record is None else change(record))
@@ -151,9 +161,34 @@ class Context:
         except ContentionError:
             log.warning("could not record a delivery of %s", gid)
 
+    @contextlib.asynccontextmanager
+    async def batched(self) -> AsyncIterator[None]:
+        """Strikes made inside (by concurrent tasks too) are saved together at the end, one
+        compare-and-set per game, in the order they were made, even if the block fails."""
+        batch: list[tuple[GameId, Callable[[GameRecord], GameRecord]]] = []
+        token = _BATCH.set(batch)
+        try:
+            yield
+        finally:
+            _BATCH.reset(token)
+            for gid in dict.fromkeys(g for g, _ in batch):
+                changes = [c for g, c in batch if g == gid]
+                await self.strike(gid, functools.partial(_in_turn, changes))
+
     async def remember(self, gid: GameId, change: Callable[[MessageIds], MessageIds]) -> None:
         """Store message ids of a game."""
         await self.strike(gid, lambda r: dataclasses.replace(r, messages=change(r.messages)))
+
+
+_BATCH: contextvars.ContextVar[list[tuple[GameId, Callable[[GameRecord], GameRecord]]] | None] = (
+    contextvars.ContextVar("strike_batch", default=None)
+)
+
+
+def _in_turn(changes: list[Callable[[GameRecord], GameRecord]], record: GameRecord) -> GameRecord:
+    for change in changes:
+        record = change(record)
+    return record
 
 
 def player_language(record: GameRecord, user_id: int) -> Language:

@@ -9,7 +9,9 @@ chats are served; whichever process delivers next tries again. Per chat, items l
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -44,8 +46,9 @@ from .screens import refresh_private
 
 log = logging.getLogger(__name__)
 
-MAX_ITEMS = 200  # items one delivery run tries before leaving the rest to the sweeper
+MAX_ITEMS = 200  # rounds one delivery run tries before leaving the rest to the sweeper
 Change = Callable[[GameRecord], GameRecord]
+Step = Callable[[], Awaitable[None]]
 
 
 async def deliver(ctx: Context, gid: GameId) -> None:
@@ -60,44 +63,65 @@ async def deliver(ctx: Context, gid: GameId) -> None:
                 return
             if not await ctx.lease.renew(gid, token):
                 return  # the lease ran out (a very slow send): another process goes on
-            if not await deliver_one(ctx, record):
+            steps = plan(ctx, record)
+            if not steps:
                 return  # what is left waits for its chat's back-off
+            # Each chat's next item at once: a board post and the next player's hand do not
+            # wait for each other (each saves its own outcome by compare-and-set).
+            async with ctx.batched():  # one compare-and-set for the whole round
+                outcomes = await asyncio.gather(*(step() for step in steps), return_exceptions=True)
+            failed = next((o for o in outcomes if isinstance(o, BaseException)), None)
+            if failed is not None:
+                raise failed  # after the other chats' items went their way
     finally:
         await ctx.lease.release(gid, token)
 
 
 async def deliver_one(ctx: Context, record: GameRecord) -> bool:
-    """Try the first owed item of a chat that is not waiting: deletions, then the group's texts,
-    replays and board in order, then private messages. False when every owed chat waits."""
+    """Try the first owed item of the first chat that is not waiting. False when every owed chat
+    waits."""
+    steps = plan(ctx, record)
+    if steps:
+        await steps[0]()
+    return bool(steps)
+
+
+def plan(ctx: Context, record: GameRecord) -> list[Step]:
+    """The next item of every owed chat that is not waiting, one per chat (so each chat's items
+    leave in order): in a chat, deletions first; in the group then the lobby, texts, replays and
+    the board; in private chats the live messages."""
     owed, now = record.owed, ctx.clock()
+    steps: dict[int, Step] = {}
     for chat, message in owed.deletions:
-        if not waiting(owed, chat, now):
-            await _delete(ctx, record, chat, message)
-            return True
-    if not waiting(owed, record.chat_id, now):
-        if owed.lobby_text is not None:
-            await _lobby(ctx, record, owed.lobby_text)
-            return True
-        if owed.lobby_redraw:
-            await _lobby_redraw(ctx, record)
-            return True
-        if owed.texts:
-            await _group_text(ctx, record)
-            return True
-        if due(record):
-            await deliver_replay(ctx, record, _send_group)
-            return True
-        if owed.board_version is not None and record.state is not None:
-            await _board(ctx, record)
-            return True
-    if record.state is None:
-        return False
-    for fresh, users in ((True, owed.fresh), (False, owed.edits)):
-        for user in users:
-            if not waiting(owed, user, now):
-                await _private(ctx, record, user, fresh=fresh)
-                return True
-    return False
+        if chat not in steps and not waiting(owed, chat, now):
+            steps[chat] = functools.partial(_delete, ctx, record, chat, message)
+    group = record.chat_id
+    if group not in steps and not waiting(owed, group, now):
+        step = _group_step(ctx, record)
+        if step is not None:
+            steps[group] = step
+    if record.state is not None:
+        for fresh, users in ((True, owed.fresh), (False, owed.edits)):
+            for user in users:
+                if user not in steps and not waiting(owed, user, now):
+                    steps[user] = functools.partial(_private, ctx, record, user, fresh=fresh)
+    return list(steps.values())
+
+
+def _group_step(ctx: Context, record: GameRecord) -> Step | None:
+    """The group's next item, if it owes one."""
+    owed = record.owed
+    if owed.lobby_text is not None:
+        return functools.partial(_lobby, ctx, record, owed.lobby_text)
+    if owed.lobby_redraw:
+        return functools.partial(_lobby_redraw, ctx, record)
+    if owed.texts:
+        return functools.partial(_group_text, ctx, record)
+    if due(record):
+        return functools.partial(deliver_replay, ctx, record, _send_group)
+    if owed.board_version is not None and record.state is not None:
+        return functools.partial(_board, ctx, record)
+    return None
 
 
 async def _failed(ctx: Context, record: GameRecord, chat: int, sent: Sent, drop: Change) -> None:

@@ -58,7 +58,9 @@ async def show(
     keyboard = screen.keyboard if in_play else ()
     live = record.messages.hand_of(user_id)
     sender = ctx.sender
-    if tapped is not None and live is not None and tapped != live:
+    if tapped is not None and live is not None and tapped > live:
+        live = tapped  # newer than the record knows: the live message whose id is being saved
+    elif tapped is not None and live is not None and tapped != live:
         await sender.delete(user_id, tapped)  # a stale hand; if this fails it only stays stale
     if not new_message and live is not None:
         edited = await sender.edit_photo(user_id, live, png, caption, keyboard)
