@@ -12,7 +12,6 @@ the bot its view alone: it then knows less of the round's history, and still pla
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ai import Bot, Budget, Level, visible
@@ -26,7 +25,7 @@ from engine import (
     new_game,
     player_view,
 )
-from engine.archive import ArchiveError, move_text, parse_move
+from engine.archive import ArchiveError, parse_seat_move
 from engine.model import PlayerId
 from engine.views import PlayerView
 
@@ -51,18 +50,6 @@ def new_computer(lobby: Lobby, language: Language) -> LobbyPlayer:
     while computer_name(tr, index) in names:
         index += 1
     return LobbyPlayer(uid, computer_name(tr, index), language, computer=DEFAULT_LEVEL)
-
-
-def move_line(players: Sequence[PlayerId], player: PlayerId, action: Action) -> str:
-    """A move as the record keeps it: `"<seat> <move>"`, the archive's notation."""
-    return f"{list(players).index(player)} {move_text(players, action)}"
-
-
-def _parse(players: Sequence[PlayerId], line: str) -> tuple[PlayerId, Action]:
-    seat, _, move = line.partition(" ")
-    if not seat.isdigit() or int(seat) >= len(players):
-        raise ArchiveError(f"bad move {line!r}: no such seat")
-    return players[int(seat)], parse_move(players, move)
 
 
 def seed_of(game: str, seat: int, version: int) -> int:
@@ -93,7 +80,7 @@ def history(record: GameRecord, player: PlayerId) -> tuple[Seen, ...] | None:
         )
         seen: list[Seen] = []
         for line in record.moves:
-            actor, action = _parse(replayed.players, line)
+            actor, action = parse_seat_move(replayed.players, line)
             own = (player_view(replayed, player), action) if actor == player else None
             transition = apply(replayed, actor, action)
             seen.append(Seen(own, visible(transition.events, player)))

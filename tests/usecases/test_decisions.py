@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from engine import Edition, GoldRule, Options, apply, new_game
+from engine.archive import seat_move_text
 from tgbot.callback import (
     CancelGame,
     GameCommand,
@@ -20,7 +21,6 @@ from tgbot.callback import (
     Variant,
 )
 from tgbot.clocks import stand_in_move
-from tgbot.computer import move_line
 from tgbot.records import GameRecord, Lobby, LobbyPlayer, Status
 from tgbot.usecases.lobby_decisions import (
     START_GRACE_SECONDS,
@@ -231,7 +231,7 @@ def test_a_move_clears_the_votes_and_the_actor_s_misses() -> None:
     new = moved(record, apply(record.state, actor, move), actor, T0 + 9, action=move)
     assert new.kick_votes == () and actor not in dict(new.misses)
     assert new.turn_started_at == T0 + 9
-    assert new.moves == (*record.moves, move_line(record.state.players, actor, move))
+    assert new.moves == (*record.moves, seat_move_text(record.state.players, actor, move))
 
 
 def test_a_stand_in_move_keeps_the_misses() -> None:

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from engine import Action, GameState, Phase, Transition, current_player
+from engine.archive import seat_move_text
 from engine.events import (
     Event,
     GameEnded,
@@ -21,7 +22,6 @@ from engine.timeline import Entry
 
 from .. import clocks, presenter
 from ..archives import round_deeds
-from ..computer import move_line
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Status, is_computer_id
 from .context import FINISHED_TTL_SECONDS, Context
@@ -99,7 +99,7 @@ def moved(
     """The record after `actor` played `action` (kept in the game's moves, for the archive and
     the replays), owing its announcements (texts and notes first)."""
     state = transition.state
-    lines = (*record.moves, move_line(state.players, actor, action))  # seats never change
+    lines = (*record.moves, seat_move_text(state.players, actor, action))  # seats never change
     deeds = {
         e.result.round: round_deeds(state, lines, e.result.round)
         for e in transition.events
