@@ -77,25 +77,29 @@ def _dark_arrows(pen: Pen, cx: float, cy: float, s: float) -> None:
 
 
 @lru_cache(maxsize=128)
-def hand_card(card: Card, size: int = CARD) -> Image.Image:
-    """One card as held: a tunnel card shows its tunnels, an action card its symbol (RGB)."""
+def hand_card(card: Card, size: int = CARD, turned: bool = False) -> Image.Image:
+    """One card as held (or turned by 180°): a tunnel card shows its tunnels, an action card its
+    symbol (RGB)."""
     if spec(card).tunnels:
-        return card_tile(card, False, size)
+        return card_tile(card, turned, size)
     image = Image.new("RGB", (size, size), st.STRIP)
     face = painted((size, size), lambda pen: _paint_action(pen, card))
     image.paste(face, (0, 0), face)
     return image
 
 
-def render_hand(cards: Sequence[Card], *, highlight: int | None = None) -> Image.Image:
-    """The cards in a row, numbered 1..N; `highlight` is the index in `cards` of a chosen card."""
+def render_hand(
+    cards: Sequence[Card], *, highlight: int | None = None, turned: bool = False
+) -> Image.Image:
+    """The cards in a row, numbered 1..N; `highlight` is the index in `cards` of a chosen card,
+    drawn turned by 180° when `turned` (the orientation its spots are shown in)."""
     n = max(1, len(cards))
     width = 2 * PAD + n * CARD + (n - 1) * GAP
     image = Image.new("RGB", (width, PAD + CARD + NUMBER_ROW), st.STRIP)
     draw = ImageDraw.Draw(image)
     for i, card in enumerate(cards, start=1):
         x = PAD + (i - 1) * (CARD + GAP)
-        image.paste(hand_card(card), (x, PAD))
+        image.paste(hand_card(card, turned=turned and i - 1 == highlight), (x, PAD))
         cx, cy = x + CARD / 2, PAD + CARD + NUMBER_ROW / 2
         if i - 1 == highlight:
             w = 5

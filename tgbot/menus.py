@@ -49,11 +49,12 @@ from .callback import (
     ShowHand,
     StartDiscard,
     ToggleDiscard,
+    TurnCard,
 )
 from .i18n import Language, Texts, texts
-from .names import card_name, goal_name, tool_name
+from .names import card_name, goal_name, placed_card_name, tool_name
 
-SPOTS_PER_ROW = 6
+SPOTS_PER_ROW = 3
 SELECTED = "✅"
 UNSELECTED = "▫️"
 MAX_DISCARD_BASE = 1
@@ -95,6 +96,7 @@ class Screen:
     spots: tuple[Action, ...] = ()
     chosen: Action | None = None
     highlight: int | None = None  # hand index of the card being played
+    turned: bool = False  # the highlighted card is drawn turned (its spots are of that turn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +162,30 @@ def card_options(state: GameState, player: int, card: Card) -> tuple[Action, ...
             or (isinstance(a, Rockfall) and card is Card.ROCKFALL)
         ):
             out.append(a)
+    if out and isinstance(out[0], PlaceTunnel | Rockfall):
+        # Spots are numbered in reading order: north to south, west to east, upright first.
+        out.sort(key=_reading_order)
     return tuple(out)
+
+
+def _reading_order(a: Action) -> tuple[int, int, bool]:
+    assert isinstance(a, PlaceTunnel | Rockfall)
+    return a.at[1], a.at[0], isinstance(a, PlaceTunnel) and a.rotated
+
+
+def both_turns(options: Sequence[Action]) -> bool:
+    """Whether a tunnel card's moves lie in both orientations (then each is shown on its own)."""
+    turns = {a.rotated for a in options if isinstance(a, PlaceTunnel)}
+    return len(turns) == 2
+
+
+def shown_spots(options: Sequence[Action], turned: bool) -> tuple[tuple[int, Action], ...]:
+    """The spots a preview shows, each with its number among all the card's moves: all of them,
+    or, for a card that fits in both orientations, those of one orientation."""
+    numbered = tuple(enumerate(options, start=1))
+    if not both_turns(options):
+        return numbered
+    return tuple((k, a) for k, a in numbered if isinstance(a, PlaceTunnel) and a.rotated == turned)
 
 
 def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
@@ -197,6 +222,10 @@ def respond(seat: Seat, command: Command) -> Outcome:
     options = card_options(seat.state, seat.player, card)
     if isinstance(command, PickCard):
         return _pick_card(seat, index, card, options)
+    if isinstance(command, TurnCard):
+        if not both_turns(options):
+            return _forged(seat)
+        return _spots(seat, index, card, options, turned=True)
     if isinstance(command, PickSpot | ConfirmSpot):
         if not options or not isinstance(options[0], PlaceTunnel | Rockfall):
             return _forged(seat)
@@ -207,19 +236,22 @@ def respond(seat: Seat, command: Command) -> Outcome:
             return Play(chosen)
         assert isinstance(chosen, PlaceTunnel | Rockfall)  # every option is, like the first
         confirm = ConfirmSpot(seat.game, seat.version, index, command.spot)
-        spot, cell = command.spot, cell_label(chosen.at)
-        if card is Card.ROCKFALL:
+        cell = cell_label(chosen.at)
+        turned = isinstance(chosen, PlaceTunnel) and chosen.rotated
+        back: Command = PickCard(seat.game, seat.version, index)
+        if turned and both_turns(options):
+            back = TurnCard(seat.game, seat.version, index)
+        if isinstance(chosen, Rockfall):
+            text = seat.tr.gettext("Remove the tunnel card at {cell}?", cell=cell)
+        elif turned and not spec(card).is_symmetric:
             text = seat.tr.gettext(
-                "Remove the tunnel card on spot {spot} ({cell})?", spot=spot, cell=cell
-            )
-        else:
-            text = seat.tr.gettext(
-                "Place {card} on spot {spot} ({cell})?",
-                card=_card(seat, card),
-                spot=spot,
+                "Place {card}, turned, at {cell}?",
+                card=escape(placed_card_name(seat.tr, card, True)),
                 cell=cell,
             )
-        return _confirm(seat, index, chosen, confirm, text)
+        else:
+            text = seat.tr.gettext("Place {card} at {cell}?", card=_card(seat, card), cell=cell)
+        return _confirm(seat, index, chosen, confirm, text, back=back, turned=turned)
     if isinstance(command, PickTarget | PickTool | ConfirmTarget):
         return _target(seat, index, card, options, command)
     if isinstance(command, PickGoal | ConfirmGoal):
@@ -251,11 +283,20 @@ def _back_row(seat: Seat, command: Command | None = None) -> tuple[Button, ...]:
     return (Button(seat.tr.pgettext("button", "↩️ Back"), back),)
 
 
-def _confirm(seat: Seat, index: int, chosen: Action, confirm: Command, text: str) -> Screen:
-    back = PickCard(seat.game, seat.version, index)
+def _confirm(
+    seat: Seat,
+    index: int,
+    chosen: Action,
+    confirm: Command,
+    text: str,
+    *,
+    back: Command | None = None,
+    turned: bool = False,
+) -> Screen:
+    back = back or PickCard(seat.game, seat.version, index)
     picture = Picture.CONFIRM if isinstance(chosen, PlaceTunnel | Rockfall) else Picture.HOME
     keyboard = ((Button(seat.tr.pgettext("button", "✅ Confirm"), confirm),), _back_row(seat, back))
-    return Screen(picture, (text,), keyboard, chosen=chosen, highlight=index)
+    return Screen(picture, (text,), keyboard, chosen=chosen, highlight=index, turned=turned)
 
 
 def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) -> Screen:
@@ -276,17 +317,7 @@ def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) 
             return home(seat, (text,))
         return home(seat, (tr.gettext("{card} fits nowhere on the board right now.", card=name),))
     if isinstance(options[0], PlaceTunnel | Rockfall):
-        buttons = [Button(str(k), PickSpot(g, v, index, k)) for k in range(1, len(options) + 1)]
-        rows = [
-            tuple(buttons[i : i + SPOTS_PER_ROW]) for i in range(0, len(buttons), SPOTS_PER_ROW)
-        ]
-        if card is Card.ROCKFALL:
-            text = tr.gettext("Which tunnel card does the rockfall remove? Pick a numbered spot.")
-        else:
-            text = tr.gettext("Where does {card} go? Pick a numbered spot on the board.", card=name)
-        return Screen(
-            Picture.PREVIEW, (text,), (*rows, _back_row(seat)), spots=options, highlight=index
-        )
+        return _spots(seat, index, card, options, turned=False)
     if isinstance(options[0], UseMap):
         goal_buttons = tuple(
             Button(
@@ -318,6 +349,42 @@ def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) 
         (tr.gettext("Who gets {card}?", card=name),),
         (*rows, _back_row(seat)),
         highlight=index,
+    )
+
+
+def _spots(
+    seat: Seat, index: int, card: Card, options: tuple[Action, ...], *, turned: bool
+) -> Screen:
+    """The numbered spots of a tunnel card (of one orientation when it fits in both) or a
+    rockfall: each button numbered as on the board and naming its cell, in reading order."""
+    g, v, tr = seat.game, seat.version, seat.tr
+    shown = shown_spots(options, turned)
+    buttons = [
+        Button(
+            tr.pgettext("button", "{number} · {cell}", number=n, cell=cell_label(a.at)),
+            PickSpot(g, v, index, k),
+        )
+        for n, (k, a) in enumerate(shown, start=1)
+        if isinstance(a, PlaceTunnel | Rockfall)
+    ]
+    rows = [tuple(buttons[i : i + SPOTS_PER_ROW]) for i in range(0, len(buttons), SPOTS_PER_ROW)]
+    name = _card(seat, card)
+    if card is Card.ROCKFALL:
+        text = tr.gettext("Which tunnel card does the rockfall remove? Pick a numbered spot.")
+    elif turned:
+        text = tr.gettext(
+            "Where does {card} go, turned? Pick a numbered spot on the board.",
+            card=escape(placed_card_name(tr, card, True)),
+        )
+    else:
+        text = tr.gettext("Where does {card} go? Pick a numbered spot on the board.", card=name)
+    if both_turns(options):
+        turn: Command = PickCard(g, v, index) if turned else TurnCard(g, v, index)
+        rows.append((Button(tr.pgettext("button", "↻ Turn the card"), turn),))
+    rows.append(_back_row(seat))
+    spots = tuple(a for _, a in shown)
+    return Screen(
+        Picture.PREVIEW, (text,), tuple(rows), spots=spots, highlight=index, turned=turned
     )
 
 
