@@ -57,6 +57,7 @@ from .names import card_name, goal_name, placed_card_name, tool_name
 SPOTS_PER_ROW = 3
 SELECTED = "✅"
 UNSELECTED = "▫️"
+BLOCKED = "🚫"
 MAX_DISCARD_BASE = 1
 MAX_DISCARD_DELUXE = 3
 
@@ -97,6 +98,7 @@ class Screen:
     chosen: Action | None = None
     highlight: int | None = None  # hand index of the card being played
     turned: bool = False  # the highlighted card is drawn turned (its spots are of that turn)
+    blocked: frozenset[int] = frozenset()  # hand indexes of cards that cannot be played now
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,13 +191,20 @@ def shown_spots(options: Sequence[Action], turned: bool) -> tuple[tuple[int, Act
 
 
 def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
-    """The hand: on the player's turn one button per card, discard, and refresh."""
+    """The hand: on the player's turn one button per card (🚫 on those that cannot be played
+    now, with the reasons under the prompt), discard, and refresh."""
     g, v, tr = seat.game, seat.version, seat.tr
     rows: list[tuple[Button, ...]] = []
+    blocked: dict[int, str] = {}
     if seat.is_turn and seat.hand:
+        for i, c in enumerate(seat.hand):
+            reason = unplayable_reason(seat, c)
+            if reason is not None:
+                blocked[i] = reason
         cards = [
             Button(
-                tr.pgettext("button", "{number}. {card}", number=i + 1, card=card_name(tr, c)),
+                (f"{BLOCKED} " if i in blocked else "")
+                + tr.pgettext("button", "{number}. {card}", number=i + 1, card=card_name(tr, c)),
                 PickCard(g, v, i),
             )
             for i, c in enumerate(seat.hand)
@@ -203,10 +212,45 @@ def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
         rows += [tuple(cards[i : i + 2]) for i in range(0, len(cards), 2)]
         rows.append((Button(tr.pgettext("button", "🗑 Discard"), StartDiscard(g, v)),))
         lines = tuple(prompt) or (tr.gettext("Pick a card to play."),)
+        if blocked and not prompt:
+            lines += tuple(
+                f"{BLOCKED} {i + 1}. {_card(seat, seat.hand[i])}: {reason}"
+                for i, reason in blocked.items()
+            )
     else:
         lines = tuple(prompt)
     rows.append((Button(tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
-    return Screen(Picture.HOME, lines, tuple(rows))
+    return Screen(Picture.HOME, lines, tuple(rows), blocked=frozenset(blocked))
+
+
+def unplayable_reason(seat: Seat, card: Card) -> str | None:
+    """Why a card cannot be played now (a short clause), or None when it can."""
+    if card_options(seat.state, seat.player, card):
+        return None
+    tr = seat.tr
+    kind = spec(card).kind
+    me = seat.state.seat_of(seat.player)
+    if kind is Kind.TUNNEL:
+        if can_dig(seat.state, me):
+            return tr.gettext("it fits nowhere on the board right now")
+        front = seat.state.in_front[me]
+        if Card.TRAPPED in front:
+            return tr.gettext("you are trapped, so you cannot place tunnel cards")
+        tools = ", ".join(
+            tool_name(tr, s.tools[0]) for s in map(spec, front) if s.kind is Kind.BREAK
+        )
+        return tr.gettext("a broken tool ({tools}) stops you placing tunnel cards", tools=tools)
+    if kind is Kind.REPAIR:
+        return tr.gettext("no one has a broken tool it repairs")
+    if kind is Kind.BREAK:
+        return tr.gettext("no one can take it: that tool is already broken everywhere")
+    if kind is Kind.MAP:
+        return tr.gettext("every goal card is already face up")
+    if kind is Kind.ROCKFALL:
+        return tr.gettext("there is no tunnel card it can remove")
+    if kind is Kind.FREE:
+        return tr.gettext("no one is trapped")
+    return tr.gettext("no one can take it right now")
 
 
 def respond(seat: Seat, command: Command) -> Outcome:
@@ -231,43 +275,56 @@ def respond(seat: Seat, command: Command) -> Outcome:
             return _forged(seat)
         if not 1 <= command.spot <= len(options):
             return _forged(seat)
-        chosen = options[command.spot - 1]
         if isinstance(command, ConfirmSpot):
-            return Play(chosen)
-        assert isinstance(chosen, PlaceTunnel | Rockfall)  # every option is, like the first
-        confirm = ConfirmSpot(seat.game, seat.version, index, command.spot)
-        cell = cell_label(chosen.at)
-        turned = isinstance(chosen, PlaceTunnel) and chosen.rotated
-        back: Command = PickCard(seat.game, seat.version, index)
-        if turned and both_turns(options):
-            back = TurnCard(seat.game, seat.version, index)
-        if isinstance(chosen, Rockfall):
-            text = seat.tr.gettext("Remove the tunnel card at {cell}?", cell=cell)
-        elif turned and not spec(card).is_symmetric:
-            text = seat.tr.gettext(
-                "Place {card}, turned, at {cell}?",
-                card=escape(placed_card_name(seat.tr, card, True)),
-                cell=cell,
-            )
-        else:
-            text = seat.tr.gettext("Place {card} at {cell}?", card=_card(seat, card), cell=cell)
-        return _confirm(seat, index, chosen, confirm, text, back=back, turned=turned)
+            return Play(options[command.spot - 1])
+        return _spot_confirm(seat, index, card, options, command.spot)
     if isinstance(command, PickTarget | PickTool | ConfirmTarget):
         return _target(seat, index, card, options, command)
     if isinstance(command, PickGoal | ConfirmGoal):
         if not 0 <= command.goal < len(GOAL_SPOTS):
             return _forged(seat)
-        chosen_map = UseMap(GOAL_SPOTS[command.goal])
-        if chosen_map not in options:
+        if UseMap(GOAL_SPOTS[command.goal]) not in options:
             return _forged(seat)
         if isinstance(command, ConfirmGoal):
-            return Play(chosen_map)
-        text = seat.tr.gettext(
-            "Look at the {goal} goal card?", goal=goal_name(seat.tr, command.goal)
-        )
-        confirm_goal = ConfirmGoal(seat.game, seat.version, index, command.goal)
-        return _confirm(seat, index, chosen_map, confirm_goal, text)
+            return Play(UseMap(GOAL_SPOTS[command.goal]))
+        return _map_confirm(seat, index, options, command.goal)
     return _forged(seat)
+
+
+def _spot_confirm(
+    seat: Seat, index: int, card: Card, options: tuple[Action, ...], spot: int
+) -> Screen:
+    """The chosen spot drawn in place, its cell named (and the turn, for a turned card)."""
+    g, v, tr = seat.game, seat.version, seat.tr
+    chosen = options[spot - 1]
+    assert isinstance(chosen, PlaceTunnel | Rockfall)  # every option is, like the first
+    cell = cell_label(chosen.at)
+    turned = isinstance(chosen, PlaceTunnel) and chosen.rotated
+    back: Command = PickCard(g, v, index)
+    if len(options) == 1:
+        back = Back(g, v)
+    elif turned and both_turns(options):
+        back = TurnCard(g, v, index)
+    if isinstance(chosen, Rockfall):
+        text = tr.gettext("Remove the tunnel card at {cell}?", cell=cell)
+    elif turned and not spec(card).is_symmetric:
+        text = tr.gettext(
+            "Place {card}, turned, at {cell}?",
+            card=escape(placed_card_name(tr, card, True)),
+            cell=cell,
+        )
+    else:
+        text = tr.gettext("Place {card} at {cell}?", card=_card(seat, card), cell=cell)
+    confirm = ConfirmSpot(g, v, index, spot)
+    return _confirm(seat, index, chosen, confirm, text, back=back, turned=turned)
+
+
+def _map_confirm(seat: Seat, index: int, options: tuple[Action, ...], goal: int) -> Screen:
+    g, v, tr = seat.game, seat.version, seat.tr
+    text = tr.gettext("Look at the {goal} goal card?", goal=goal_name(tr, goal))
+    back = Back(g, v) if len(options) == 1 else PickCard(g, v, index)
+    chosen = UseMap(GOAL_SPOTS[goal])
+    return _confirm(seat, index, chosen, ConfirmGoal(g, v, index, goal), text, back=back)
 
 
 def _forged(seat: Seat) -> Refusal:
@@ -301,21 +358,22 @@ def _confirm(
 
 def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) -> Screen:
     g, v, tr = seat.game, seat.version, seat.tr
-    kind = spec(card).kind
     name = _card(seat, card)
     if not options:
-        if kind is Kind.TUNNEL and not can_dig(seat.state, seat.state.seat_of(seat.player)):
-            front = seat.state.in_front[seat.state.seat_of(seat.player)]
-            if Card.TRAPPED in front:
-                return home(seat, (tr.gettext("You are trapped: you cannot place tunnel cards."),))
-            tools = ", ".join(
-                tool_name(tr, s.tools[0]) for s in map(spec, front) if s.kind is Kind.BREAK
-            )
-            text = tr.gettext(
-                "A tool of yours is broken ({tools}): you cannot place tunnel cards.", tools=tools
-            )
-            return home(seat, (text,))
-        return home(seat, (tr.gettext("{card} fits nowhere on the board right now.", card=name),))
+        reason = unplayable_reason(seat, card) or ""
+        return home(seat, (f"{BLOCKED} {name}: {reason}",))
+    # A choice with one option is skipped: one spot or goal straight to Confirm, one player
+    # straight to the tool (or to Confirm); Back from there goes to the hand.
+    if len(options) == 1 and isinstance(options[0], PlaceTunnel | Rockfall):
+        return _spot_confirm(seat, index, card, options, 1)
+    if len(options) == 1 and isinstance(options[0], UseMap):
+        return _map_confirm(seat, index, options, GOAL_SPOTS.index(options[0].at))
+    targets = {a.target for a in options if isinstance(a, PlayOnPlayer)}
+    if len(targets) == 1 and isinstance(options[0], PlayOnPlayer):
+        pick = PickTarget(g, v, index, seat.state.seat_of(options[0].target))
+        screen = _target(seat, index, card, options, pick)
+        assert isinstance(screen, Screen)  # the command is one this screen draws
+        return screen
     if isinstance(options[0], PlaceTunnel | Rockfall):
         return _spots(seat, index, card, options, turned=False)
     if isinstance(options[0], UseMap):
@@ -410,8 +468,10 @@ def _target(
     if not moves:
         return _forged(seat)
     tool: Tool | None
+    one_target = len({a.target for a in options if isinstance(a, PlayOnPlayer)}) == 1
     if isinstance(command, PickTarget):
         if len(moves) > 1:
+            back = Back(g, v) if one_target else PickCard(g, v, index)
             buttons = tuple(
                 Button(tool_name(tr, m.tool), PickTool(g, v, index, command.seat, m.tool))
                 for m in moves
@@ -420,7 +480,7 @@ def _target(
             return Screen(
                 Picture.HOME,
                 (_pick_tool_text(seat, card, target),),
-                (buttons, _back_row(seat, PickCard(g, v, index))),
+                (buttons, _back_row(seat, back)),
                 highlight=index,
             )
         tool = moves[0].tool
@@ -432,7 +492,9 @@ def _target(
     if isinstance(command, ConfirmTarget):
         return Play(chosen)
     text = _confirm_target_text(seat, card, target, tool)
-    return _confirm(seat, index, chosen, ConfirmTarget(g, v, index, command.seat, tool), text)
+    confirm = ConfirmTarget(g, v, index, command.seat, tool)
+    back_to: Command = Back(g, v) if len(options) == 1 else PickCard(g, v, index)
+    return _confirm(seat, index, chosen, confirm, text, back=back_to)
 
 
 def _pick_tool_text(seat: Seat, card: Card, target: int) -> str:

@@ -1,4 +1,4 @@
-"""The private menus: rotations shown one orientation at a time, spot buttons naming cells."""
+"""The private menus: rotations one at a time, spots naming cells, blocked cards, skips."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import dataclasses
 
 from engine import Card, GameState, PlaceTunnel, new_game
 from engine.events import TunnelPlaced
+from engine.notation import with_board
 from tgbot import menus, presenter
-from tgbot.callback import ConfirmSpot, PickCard, PickSpot, TurnCard
+from tgbot.callback import Back, ConfirmSpot, ConfirmTarget, PickCard, PickSpot, TurnCard
 from tgbot.i18n import Language
 from tgbot.pictures import screen_png
 
@@ -86,3 +87,68 @@ def test_the_group_reads_the_glyph_as_placed() -> None:
     upright = TunnelPlaced(1, Card.CURVE_NW, (1, 0), False)
     assert presenter.move_lines([turned], NAMES, EN) == ["Ann placed Tunnel ┌ at F3"]
     assert presenter.move_lines([upright], NAMES, EN) == ["Ann placed Tunnel ┘ at F3"]
+
+
+def _with_front(seat: menus.Seat, *front: Card) -> menus.Seat:
+    fronts = (front, *seat.state.in_front[1:])
+    state = dataclasses.replace(seat.state, in_front=fronts, cache={})
+    return dataclasses.replace(seat, state=state)
+
+
+def test_cards_that_cannot_be_played_are_marked_with_the_reason() -> None:
+    seat = _with_front(
+        _seat(Card.STRAIGHT_EW, Card.REPAIR_CART, Card.BREAK_CART), Card.BREAK_LANTERN
+    )
+    screen = menus.home(seat)
+    labels = _labels(screen)
+    assert labels[0] == ["🚫 1. Tunnel ─", "🚫 2. Repair cart"]
+    assert labels[1] == ["3. Broken cart"]
+    assert screen.blocked == frozenset({0, 1})
+    assert screen.prompt == (
+        "Pick a card to play.",
+        "🚫 1. Tunnel ─: a broken tool (lantern) stops you placing tunnel cards",
+        "🚫 2. Repair cart: no one has a broken tool it repairs",
+    )
+    # tapping one anyway says why, and never speaks of board space for an action card
+    tapped = _screen(seat, PickCard(GAME, 0, 1))
+    assert tapped.prompt == ("🚫 Repair cart: no one has a broken tool it repairs",)
+    assert "board" not in " ".join(tapped.prompt)
+
+
+def test_the_hand_picture_marks_the_blocked_cards() -> None:
+    seat = _with_front(_seat(Card.STRAIGHT_EW, Card.BREAK_CART), Card.BREAK_LANTERN)
+    home = menus.home(seat)
+    plain = dataclasses.replace(home, blocked=frozenset())
+    assert screen_png(seat.state, seat.player, home, NAMES) != screen_png(
+        seat.state, seat.player, plain, NAMES
+    )
+
+
+def test_a_self_repair_of_the_one_broken_tool_goes_straight_to_confirm() -> None:
+    seat = _with_front(_seat(Card.REPAIR_LANTERN), Card.BREAK_LANTERN)
+    screen = _screen(seat, PickCard(GAME, 0, 0))
+    assert screen.prompt == ("Repair your lantern with Repair lantern?",)
+    assert isinstance(screen.keyboard[0][0].command, ConfirmTarget)
+    assert screen.keyboard[1][0].command == Back(GAME, 0)
+    assert isinstance(menus.respond(seat, screen.keyboard[0][0].command), menus.Play)
+
+
+def test_one_player_with_two_broken_tools_goes_straight_to_the_tool() -> None:
+    seat = _with_front(_seat(Card.REPAIR_PICKAXE_LANTERN), Card.BREAK_LANTERN, Card.BREAK_PICKAXE)
+    screen = _screen(seat, PickCard(GAME, 0, 0))
+    assert screen.prompt == ("Which of your tools does Repair pickaxe or lantern repair?",)
+    assert screen.keyboard[-1][0].command == Back(GAME, 0)
+    pick = screen.keyboard[0][0].command
+    confirm = _screen(seat, pick)
+    assert confirm.keyboard[1][0].command == PickCard(GAME, 0, 0)  # back to the tools
+
+
+def test_a_single_spot_goes_straight_to_confirm_and_back_to_the_hand() -> None:
+    seat = _seat(Card.ROCKFALL)
+    assert not menus.card_options(seat.state, seat.player, Card.ROCKFALL)
+    dug = with_board(seat.state, "@ EW")
+    one = dataclasses.replace(seat, state=dug)
+    screen = _screen(one, PickCard(GAME, 0, 0))
+    assert screen.picture is menus.Picture.CONFIRM
+    assert screen.prompt == ("Remove the tunnel card at F3?",)
+    assert screen.keyboard[1][0].command == Back(GAME, 0)
