@@ -62,13 +62,22 @@ MAX_DISCARD_BASE = 1
 MAX_DISCARD_DELUXE = 3
 
 
+class Style(Enum):
+    """A button's colour (Bot API 9.4 `style`): green for going ahead, red for destroying."""
+
+    SUCCESS = "success"
+    DANGER = "danger"
+    PRIMARY = "primary"
+
+
 @dataclass(frozen=True, slots=True)
 class Button:
-    """One inline button: a callback command or a URL."""
+    """One inline button: a callback command or a URL, in the app's style or a given one."""
 
     label: str
     command: Command | None = None
     url: str | None = None
+    style: Style | None = None
 
 
 Keyboard = tuple[tuple[Button, ...], ...]
@@ -352,7 +361,8 @@ def _confirm(
 ) -> Screen:
     back = back or PickCard(seat.game, seat.version, index)
     picture = Picture.CONFIRM if isinstance(chosen, PlaceTunnel | Rockfall) else Picture.HOME
-    keyboard = ((Button(seat.tr.pgettext("button", "✅ Confirm"), confirm),), _back_row(seat, back))
+    ok = Button(seat.tr.pgettext("button", "✅ Confirm"), confirm, style=Style.SUCCESS)
+    keyboard = ((ok,), _back_row(seat, back))
     return Screen(picture, (text,), keyboard, chosen=chosen, highlight=index, turned=turned)
 
 
@@ -588,14 +598,14 @@ def _discard(
                 len(cards),
                 count=len(cards),
             )
-        rows.append((Button(label, ConfirmDiscard(g, v, selected)),))
+        rows.append((Button(label, ConfirmDiscard(g, v, selected), style=Style.DANGER),))
     if deluxe and len(cards) == 2:
         for item, c in enumerate(front):
             if ClearInFront((cards[0], cards[1]), c) in legal:
                 label = tr.pgettext(
                     "button", "🧹 Discard 2 to remove {card}", card=card_name(tr, c)
                 )
-                rows.append((Button(label, ClearFront(g, v, selected, item)),))
+                rows.append((Button(label, ClearFront(g, v, selected, item), style=Style.DANGER),))
     rows.append(_back_row(seat))
     if deluxe:
         prompt = tr.gettext(

@@ -8,9 +8,18 @@ from engine import Card, GameState, PlaceTunnel, new_game
 from engine.events import TunnelPlaced
 from engine.notation import with_board
 from tgbot import menus, presenter
-from tgbot.callback import Back, ConfirmSpot, ConfirmTarget, PickCard, PickSpot, TurnCard
+from tgbot.callback import (
+    Back,
+    ConfirmSpot,
+    ConfirmTarget,
+    PickCard,
+    PickSpot,
+    ToggleDiscard,
+    TurnCard,
+)
 from tgbot.i18n import Language
 from tgbot.pictures import screen_png
+from tgbot.telegram_io import markup
 
 EN = Language("en")
 GAME = "Ab3dE9xYz0"
@@ -152,3 +161,22 @@ def test_a_single_spot_goes_straight_to_confirm_and_back_to_the_hand() -> None:
     assert screen.picture is menus.Picture.CONFIRM
     assert screen.prompt == ("Remove the tunnel card at F3?",)
     assert screen.keyboard[1][0].command == Back(GAME, 0)
+
+
+def test_confirm_is_the_success_style_and_a_discard_the_danger_style() -> None:
+    seat = _seat(Card.T_NES, Card.STRAIGHT_EW)
+    confirm = _screen(seat, PickSpot(GAME, 0, 0, 1))
+    assert confirm.keyboard[0][0].style is menus.Style.SUCCESS
+    assert confirm.keyboard[1][0].style is None  # Back
+    chosen = _screen(seat, ToggleDiscard(GAME, 0, 0, frozenset()))
+    styles = {b.label: b.style for row in chosen.keyboard for b in row}
+    assert styles["🗑 Discard this card"] is menus.Style.DANGER
+    assert styles["↩️ Back"] is None
+
+
+def test_the_telegram_keyboard_carries_the_styles() -> None:
+    seat = _seat(Card.T_NES)
+    confirm = _screen(seat, PickSpot(GAME, 0, 0, 1))
+    keyboard = markup(confirm.keyboard)
+    assert keyboard is not None
+    assert [[b.style for b in row] for row in keyboard.inline_keyboard] == [["success"], [None]]
