@@ -83,6 +83,9 @@ TEXT_TOO_LONG = "message is too long"
 CAPTION_TOO_LONG = "message caption is too long"
 BUTTON_DATA_INVALID = "BUTTON_DATA_INVALID"
 BUTTON_URL_INVALID = "BUTTON_URL_INVALID"
+# Telegram's wording for a style outside danger/success/primary is not documented; this one
+# follows its BUTTON_*_INVALID family.
+BUTTON_STYLE_INVALID = "BUTTON_STYLE_INVALID"
 NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly the"
     " same as a current content and reply markup of the message"

@@ -8,6 +8,7 @@ from typing import Any
 
 from emulator.errors import (
     BUTTON_DATA_INVALID,
+    BUTTON_STYLE_INVALID,
     BUTTON_URL_INVALID,
     KEYBOARD_JSON,
     ApiError,
@@ -48,6 +49,8 @@ _BUTTON_ACTIONS = (
     "callback_game",
     "pay",
 )
+# Bot API 9.4: an inline button's optional colour.
+BUTTON_STYLES = frozenset({"danger", "success", "primary"})
 _COMMAND = re.compile(r"(?<![^\s])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![A-Za-z0-9_@/])")
 
 
@@ -139,6 +142,14 @@ def _validate_button(button: object) -> None:
     url = button.get("url")
     if "url" in button and (not isinstance(url, str) or not re.match(r"^(https?|tg)://\S+$", url)):
         raise bad_request(BUTTON_URL_INVALID)
+    if "style" in button:
+        style = button["style"]
+        if not isinstance(style, str):
+            raise bad_request(
+                'can\'t parse inline keyboard button: Field "style" must be of type String'
+            )
+        if style not in BUTTON_STYLES:
+            raise bad_request(BUTTON_STYLE_INVALID)
 
 
 @dataclass

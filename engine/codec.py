@@ -53,6 +53,7 @@ def to_json(state: GameState) -> str:
         "gold_deck": list(state.gold_deck),
         "last_seat": state.last_seat,
         "last_at": list(state.last_at) if state.last_at is not None else None,
+        "last_target": state.last_target,
         "thefts": list(state.thefts),
         "results": [
             {
@@ -117,6 +118,8 @@ def _read(doc: dict[str, Any]) -> GameState:
         gold_deck=tuple(int(g) for g in doc["gold_deck"]),
         last_seat=int(doc["last_seat"]),
         last_at=None if last_at is None else (int(last_at[0]), int(last_at[1])),
+        # absent from states saved before it existed
+        last_target=None if doc.get("last_target") is None else int(doc["last_target"]),
         results=tuple(
             RoundResult(
                 round=int(r["round"]),

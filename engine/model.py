@@ -166,9 +166,10 @@ class GameState:
     gold: tuple[int, ...]  # per seat: nuggets, secret until the end
     gold_deck: tuple[int, ...]
     last_seat: int  # seat of the last player who acted (the next round starts after them)
-    last_at: Coord | None  # the cell of the last placement or rockfall
+    last_at: Coord | None  # the cell the last move acted on: placed, emptied or peeked at
     results: tuple[RoundResult, ...]
     thefts: tuple[int, ...]  # Deluxe: seats in the order their theft cards were played
+    last_target: PlayerId | None = None  # the player the last move's card was played on
     net: Net = field(compare=False, repr=False, default_factory=lambda: Net({}, {}))
     cache: dict[object, object] = field(compare=False, repr=False, default_factory=dict)
 

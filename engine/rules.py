@@ -132,6 +132,7 @@ class _Table:
         self.gold_deck = list(s.gold_deck)
         self.last_seat = s.last_seat
         self.last_at = s.last_at
+        self.last_target = s.last_target
         self.results = s.results
         self.thefts = list(s.thefts)
         self.net = s.net
@@ -165,6 +166,7 @@ class _Table:
             gold_deck=tuple(self.gold_deck),
             last_seat=self.last_seat,
             last_at=self.last_at,
+            last_target=self.last_target,
             results=self.results,
             thefts=tuple(self.thefts),
             net=self.net,
@@ -278,6 +280,7 @@ def _deal_round(t: _Table, round_no: int, starter: int) -> None:
     t.inspected = [[] for _ in range(n)]
     t.thefts = []
     t.last_at = None
+    t.last_target = None
     t.round = round_no
     t.turn = starter
     t.events.append(RoundStarted(round_no, t.players[starter]))
@@ -598,6 +601,9 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         raise refusal
     t = _Table(state)
     t.version += 1
+    # The last move's mark: set below by what the move acts on (none after a discard).
+    t.last_at = None
+    t.last_target = None
     t.last_seat = seat
     pid = state.players[seat]
     draws = 1
@@ -605,10 +611,12 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         _place(t, seat, action)
     elif isinstance(action, PlayOnPlayer):
         draws = _play_on_player(t, seat, action)
+        t.last_target = action.target
     elif isinstance(action, UseMap):
         t.take_from_hand(seat, Card.MAP)
         t.discards.append(Card.MAP)
         t.peeked[seat].append(action.at)
+        t.last_at = action.at
         t.events.append(MapUsed(pid, action.at))
         card = next(g.card for g in t.goals if g.at == action.at)
         t.events.append(GoalPeeked(pid, action.at, card, audience=pid))

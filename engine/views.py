@@ -82,6 +82,7 @@ class PublicView:
     results: tuple[RoundResult, ...]
     final_gold: tuple[tuple[PlayerId, int], ...] | None  # only once the game is over
     crystals: int  # Deluxe: crystals visible in the maze
+    last_target: PlayerId | None = None  # the player the last move's card was played on
 
     @property
     def players(self) -> tuple[PlayerId, ...]:
@@ -151,6 +152,7 @@ def public_view(state: GameState) -> PublicView:
         results=state.results,
         final_gold=tuple(zip(state.players, state.gold, strict=True)) if over else None,
         crystals=sum(1 for c in state.maze.values() if CARDS[bd.card_of(c)].crystal),
+        last_target=state.last_target,
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -77,25 +77,49 @@ def _dark_arrows(pen: Pen, cx: float, cy: float, s: float) -> None:
 
 
 @lru_cache(maxsize=128)
-def hand_card(card: Card, size: int = CARD) -> Image.Image:
-    """One card as held: a tunnel card shows its tunnels, an action card its symbol (RGB)."""
+def hand_card(card: Card, size: int = CARD, turned: bool = False) -> Image.Image:
+    """One card as held (or turned by 180°): a tunnel card shows its tunnels, an action card its
+    symbol (RGB)."""
     if spec(card).tunnels:
-        return card_tile(card, False, size)
+        return card_tile(card, turned, size)
     image = Image.new("RGB", (size, size), st.STRIP)
     face = painted((size, size), lambda pen: _paint_action(pen, card))
     image.paste(face, (0, 0), face)
     return image
 
 
-def render_hand(cards: Sequence[Card], *, highlight: int | None = None) -> Image.Image:
-    """The cards in a row, numbered 1..N; `highlight` is the index in `cards` of a chosen card."""
+def _block(image: Image.Image, x: int, y: int) -> None:
+    """Mark a held card that cannot be played now: hatched over in the strip's colour, with a
+    no-entry sign (flat palette colours only, so the PNG palette holds them exactly)."""
+    draw = ImageDraw.Draw(image)
+    for k in range(-CARD, CARD, 10):
+        draw.line((x + k, y + CARD, x + k + CARD, y), fill=st.STRIP, width=4)
+    r = CARD // 4
+    cx, cy = x + CARD // 2, y + CARD // 2
+    draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=st.WHITE)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=st.RED)
+    draw.rectangle((cx - r + 7, cy - 5, cx + r - 7, cy + 5), fill=st.WHITE)
+
+
+def render_hand(
+    cards: Sequence[Card],
+    *,
+    highlight: int | None = None,
+    turned: bool = False,
+    blocked: Collection[int] = (),
+) -> Image.Image:
+    """The cards in a row, numbered 1..N; `highlight` is the index in `cards` of a chosen card,
+    drawn turned by 180° when `turned` (the orientation its spots are shown in); the cards at
+    the indexes `blocked` cannot be played now and are hatched with a no-entry sign."""
     n = max(1, len(cards))
     width = 2 * PAD + n * CARD + (n - 1) * GAP
     image = Image.new("RGB", (width, PAD + CARD + NUMBER_ROW), st.STRIP)
     draw = ImageDraw.Draw(image)
     for i, card in enumerate(cards, start=1):
         x = PAD + (i - 1) * (CARD + GAP)
-        image.paste(hand_card(card), (x, PAD))
+        image.paste(hand_card(card, turned=turned and i - 1 == highlight), (x, PAD))
+        if i - 1 in blocked:
+            _block(image, x, PAD)
         cx, cy = x + CARD / 2, PAD + CARD + NUMBER_ROW / 2
         if i - 1 == highlight:
             w = 5
@@ -104,6 +128,7 @@ def render_hand(cards: Sequence[Card], *, highlight: int | None = None) -> Image
             disc = icons.badge(i, NUMBER_ROW - 4, st.HIGHLIGHT)
             image.paste(disc, (round(cx - disc.width / 2), round(cy - disc.height / 2)), disc)
         else:
-            text = st.text_image(str(i), 28, st.TEXT, bold=True)
+            ink = st.DIM if i - 1 in blocked else st.TEXT
+            text = st.text_image(str(i), 28, ink, bold=True)
             image.paste(text, (round(cx - text.width / 2), round(cy - text.height / 2)), text)
     return image

@@ -131,18 +131,19 @@ def deck(pen: Pen, cx: float, cy: float, s: float) -> None:
 def cage(pen: Pen, cx: float, cy: float, s: float) -> None:
     """A cage: a trapped! card in front of a player."""
     p = _at(cx, cy, s)
-    pen.rect(*p(-0.38, -0.4), *p(0.38, 0.4), None, outline=st.STEEL, width=0.08 * s)
+    # Dark bars: they read on the light card face and on the light tile of the players' strip.
+    pen.rect(*p(-0.38, -0.4), *p(0.38, 0.4), None, outline=st.STEEL_DARK, width=0.1 * s)
     for x in (-0.13, 0.13):
-        pen.line([p(x, -0.4), p(x, 0.4)], st.STEEL, 0.07 * s)
-    pen.ellipse(*p(0, 0.08), 0.1 * s, fill=st.RED)
+        pen.line([p(x, -0.4), p(x, 0.4)], st.STEEL_DARK, 0.09 * s)
+    pen.ellipse(*p(0, 0.08), 0.12 * s, fill=st.RED)
 
 
 def open_cage(pen: Pen, cx: float, cy: float, s: float) -> None:
     """An open cage: free at last!"""
     p = _at(cx, cy, s)
-    pen.line([p(-0.1, -0.4), p(-0.38, -0.4), p(-0.38, 0.4), p(0.38, 0.4)], st.STEEL, 0.08 * s)
-    pen.line([p(0.38, 0.4), p(0.38, 0.0)], st.STEEL, 0.08 * s)
-    pen.line([p(-0.14, -0.4), p(-0.14, 0.4)], st.STEEL, 0.07 * s)
+    pen.line([p(-0.1, -0.4), p(-0.38, -0.4), p(-0.38, 0.4), p(0.38, 0.4)], st.STEEL_DARK, 0.08 * s)
+    pen.line([p(0.38, 0.4), p(0.38, 0.0)], st.STEEL_DARK, 0.08 * s)
+    pen.line([p(-0.14, -0.4), p(-0.14, 0.4)], st.STEEL_DARK, 0.07 * s)
     pen.line([p(0.16, 0.1), p(0.16, -0.4)], st.REPAIR_BAND, 0.1 * s)
     pen.polygon([p(0.0, -0.2), p(0.32, -0.2), p(0.16, -0.45)], st.REPAIR_BAND)
 
@@ -290,11 +291,15 @@ PAINTERS: dict[Icon, Painter] = {
 
 
 @lru_cache(maxsize=512)
-def icon(name: Icon, size: int, *, broken: bool = False) -> Image.Image:
-    """A square RGBA symbol of `size` pixels; `broken` sets it on a red tile with a slash."""
+def icon(name: Icon, size: int, *, broken: bool = False, tile: st.RGB | None = None) -> Image.Image:
+    """A square RGBA symbol of `size` pixels; `broken` sets it on a red tile with a slash,
+    `tile` on a rounded tile of that colour (so it stands out of a dark strip)."""
 
     def paint(pen: Pen) -> None:
-        if broken:
+        if tile is not None and not broken:
+            pen.rect(0, 0, 1, 1, tile, radius=0.18)
+            PAINTERS[name](pen, 0.5, 0.5, 0.84)
+        elif broken:
             # At strip size a slash across the tool hides its shape: the tool stays whole on
             # a red tile, the slash shortened into the corner.
             pen.rect(0, 0, 1, 1, st.BREAK_BAND, radius=0.18)

@@ -1,15 +1,18 @@
 """Cell labels shared by the board images, the bot's keyboards and its texts.
 
 Columns are letters and rows are numbers, spreadsheet style, placed so that the start card is
-E3 and the goals are M1, M3 and M5:
+E3 and the goals are M1, M3 and M5. Labels hang on the cell's coordinates, never on what is dug,
+so a cell keeps its name for the whole round however the maze grows; and no name looks negative:
 
 - column: x = -4 is A, so the start column (x = 0) is E and the goal column (x = 8) is M; Z is
   x = 21. East of Z the letters go on as in a spreadsheet: AA, AB, ... (x = 22, 23, ...). West
-  of A, a minus sign counts columns away from A: -A is x = -5, -B is x = -6, ..., -Z, -AA.
+  of A the letters go on leftwards with a prime: A′ is x = -5, B′ is x = -6, ..., Z′, AA′.
 - row: the number y + 3 (north is up, y grows southward), so the top goal row is 1 and the
-  start row is 3. Rows north of 1 are 0, -1, -2, ... written with their sign.
+  start row is 3. North of row 1 the numbers go on upwards with a prime: 1′ is y = -3 (just
+  north of row 1), 2′ is y = -4, and so on.
 
-A cell is its column then its row: E3, M1, -A0, E-1. Parsing ignores case and spaces.
+A cell is its column then its row: E3, M1, A′3, E1′. Parsing ignores case and spaces and takes
+an apostrophe (') for the prime.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ START_COLUMN = 4  # the start card's column index: A=0, so E
 START_ROW = 3
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_CELL = re.compile(r"(-?)([A-Z]{1,3})(-?[0-9]{1,4})")
+PRIME = "′"
+_CELL = re.compile(r"([A-Z]{1,3})(′?)([0-9]{1,4})(′?)")
 
 
 def _letters(n: int) -> str:
@@ -45,12 +49,14 @@ def _number(letters: str) -> int:
 def column_label(x: int) -> str:
     """The letters of a column: A for x = -4, E for the start column, M for the goals."""
     i = x + START_COLUMN
-    return _letters(i) if i >= 0 else "-" + _letters(-i - 1)
+    return _letters(i) if i >= 0 else _letters(-i - 1) + PRIME
 
 
 def row_label(y: int) -> str:
-    """The number of a row: y + 3, so the start row is 3 and the goals lie in rows 1, 3, 5."""
-    return str(y + START_ROW)
+    """The number of a row: y + 3, so the start row is 3 and the goals lie in rows 1, 3, 5;
+    north of row 1, 1′, 2′, ..."""
+    n = y + START_ROW
+    return str(n) if n >= 1 else f"{1 - n}{PRIME}"
 
 
 def cell_label(at: Coord) -> str:
@@ -59,11 +65,18 @@ def cell_label(at: Coord) -> str:
 
 
 def parse_cell_label(text: str) -> Coord | None:
-    """The cell of a label such as "E3", "m5" or "-A0"; None when the text is not a label."""
-    m = _CELL.fullmatch("".join(text.split()).upper())
+    """The cell of a label such as "E3", "m5" or "A′1′"; None when the text is not a label."""
+    m = _CELL.fullmatch("".join(text.split()).upper().replace("'", PRIME))
     if m is None:
         return None
-    minus, letters, row = m.groups()
+    letters, west, digits, north = m.groups()
     i = _number(letters)
-    x = (-i - 1 if minus else i) - START_COLUMN
-    return x, int(row) - START_ROW
+    x = (-i - 1 if west else i) - START_COLUMN
+    row = int(digits)
+    if north:
+        if row < 1 or digits.startswith("0"):
+            return None
+        return x, 1 - row - START_ROW
+    if row < 1 or digits.startswith("0"):
+        return None
+    return x, row - START_ROW

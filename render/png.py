@@ -40,6 +40,11 @@ def _atlas() -> Image.Image:
                 symbol = icon(name, 40, broken=broken)
                 image.paste(symbol, (0, 0), symbol)
                 pieces.append(image)
+        for name in (Icon.CAGE, Icon.SACK):  # the strip's light tiles
+            image = Image.new("RGB", (40, 40), ground)
+            symbol = icon(name, 40, tile=st.CARD_FACE)
+            image.paste(symbol, (0, 0), symbol)
+            pieces.append(image)
         for fill, ink, ring in (
             (st.WHITE, st.BLACK, True),
             (st.HIGHLIGHT, st.BLACK, True),

@@ -28,7 +28,7 @@ def _columns(width: int) -> int:
 def strip_height(width: int, seats: int) -> int:
     """Height of the strip for a picture `width` wide with this many players."""
     f = _unit(width)
-    row = round(f * 1.8)
+    row = round(f * ROW)
     rows = -(-seats // _columns(width))
     return f // 2 + row * (rows + 1) + f // 2
 
@@ -43,9 +43,16 @@ def _text(
 
 
 def _icon(
-    canvas: Image.Image, name: Icon, size: int, x: int, cy: int, *, broken: bool = False
+    canvas: Image.Image,
+    name: Icon,
+    size: int,
+    x: int,
+    cy: int,
+    *,
+    broken: bool = False,
+    tile: st.RGB | None = None,
 ) -> int:
-    image = icon(name, size, broken=broken)
+    image = icon(name, size, broken=broken, tile=tile)
     canvas.paste(image, (x, round(cy - size / 2)), image)
     return x + size
 
@@ -62,7 +69,7 @@ def _info_row(canvas: Image.Image, view: PublicView, f: int, top: int, row: int)
         canvas.paste(pip, (x, cy - size // 2), pip)
         x += size + f // 3
     x += f
-    ic = round(f * 1.3)
+    ic = round(f * 1.5)
     x = _icon(canvas, Icon.DECK, ic, x, cy) + f // 4
     x = _text(canvas, str(view.deck_size), f, st.TEXT, x, cy, bold=True) + f
     if view.edition is Edition.DELUXE:
@@ -71,7 +78,8 @@ def _info_row(canvas: Image.Image, view: PublicView, f: int, top: int, row: int)
 
 
 def _markers(seat: SeatView, gold: int | None) -> list[tuple[Icon, bool, str]]:
-    """What lies in front of a player, as (symbol, broken, number)."""
+    """What lies in front of a player, as (symbol, broken, number): broken tools on red tiles,
+    trapped! and a theft on light tiles, the final gold plain."""
     out: list[tuple[Icon, bool, str]] = [(_TOOL_ICONS[t], True, "") for t in seat.broken]
     if seat.is_trapped:
         out.append((Icon.CAGE, False, ""))
@@ -82,6 +90,11 @@ def _markers(seat: SeatView, gold: int | None) -> list[tuple[Icon, bool, str]]:
     return out
 
 
+_TILED = frozenset({Icon.CAGE, Icon.SACK})
+MARKER = 1.75  # a marker's side, in units of the strip's font size (a hand's icon is 1.4)
+ROW = 2.1  # a chip row's height, in the same units
+
+
 def _chip(
     canvas: Image.Image,
     seat: SeatView,
@@ -89,23 +102,30 @@ def _chip(
     box: tuple[int, int, int, int],
     *,
     turn: bool,
+    target: bool,
     gold: int | None,
     f: int,
 ) -> None:
-    """One player: turn marker, cards in hand, name, then what lies in front of them."""
+    """One player: turn marker, cards in hand, name, then what lies in front of them; the
+    player the last move's card was played on is framed like the board's last move."""
     x0, y0, x1, y1 = box
     draw = ImageDraw.Draw(canvas)
+    draw.rectangle(box, fill=st.CHIP_TURN if turn else st.CHIP)
     if turn:
-        draw.rectangle(box, fill=st.CHIP_TURN, outline=st.HIGHLIGHT, width=max(2, f // 8))
-    else:
-        draw.rectangle(box, fill=st.CHIP)
+        draw.rectangle(box, outline=st.HIGHLIGHT, width=max(2, f // 8))
+    if target:
+        # The board's last-move colour, thicker than the turn's outline, lined in black.
+        w = max(3, f // 5)
+        draw.rectangle(box, outline=st.HIGHLIGHT, width=w)
+        draw.rectangle((x0 + w, y0 + w, x1 - w, y1 - w), outline=st.BLACK, width=max(1, w // 3))
     cy = (y0 + y1 + 1) // 2
     ic = round(f * 1.4)
+    mk = min(round(f * MARKER), y1 - y0 - 2)
     gap = f // 4
     bold = st.font(f, bold=True)
     # The markers are laid out from the right first: the name gets what is left.
     parts = _markers(seat, gold)
-    widths = [ic + (gap + round(bold.getlength(n)) if n else 0) for _, _, n in parts]
+    widths = [mk + (gap + round(bold.getlength(n)) if n else 0) for _, _, n in parts]
     right = x1 - f // 3 - sum(widths) - gap * max(0, len(parts) - 1)
     x = x0 + f // 4
     if turn:
@@ -120,7 +140,8 @@ def _chip(
         _text(canvas, shown, f, st.TEXT, x, cy, bold=turn)
     x = right
     for (symbol, broken, number), w in zip(parts, widths, strict=True):
-        end = _icon(canvas, symbol, ic, x, cy, broken=broken)
+        tile = st.CARD_FACE if symbol in _TILED else None
+        end = _icon(canvas, symbol, mk, x, cy, broken=broken, tile=tile)
         if number:
             _text(canvas, number, f, st.TEXT, end + gap, cy, bold=True)
         x += w + gap
@@ -132,7 +153,7 @@ def draw_strip(
     """Draw the strip onto the bottom of a board picture, from pixel row `top`."""
     width = canvas.width
     f = _unit(width)
-    row = round(f * 1.8)
+    row = round(f * ROW)
     ImageDraw.Draw(canvas).rectangle((0, top, width - 1, canvas.height - 1), fill=st.STRIP)
     y = top + f // 2
     _info_row(canvas, view, f, y, row)
@@ -154,6 +175,7 @@ def draw_strip(
             name,
             box,
             turn=seat.player == view.current,
+            target=seat.player == view.last_target,
             gold=gold.get(seat.player),
             f=f,
         )

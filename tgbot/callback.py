@@ -169,6 +169,15 @@ class PickCard:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnCard:
+    """Show the spots of the picked tunnel card turned (PickCard shows it as held)."""
+
+    game: GameId
+    version: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
 class PickSpot:
     """Pick a numbered spot of the preview board for the picked card (tunnel or rockfall)."""
 
@@ -338,6 +347,7 @@ GameCommand = (
     | SetComputers
     | ShowHand
     | PickCard
+    | TurnCard
     | PickSpot
     | PickTarget
     | PickGoal
@@ -396,6 +406,7 @@ _SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     SetComputers: ("ln", (*_GV, _COMPUTERS)),
     ShowHand: ("gh", _GV),
     PickCard: ("gc", (*_GV, _HAND)),
+    TurnCard: ("gr", (*_GV, _HAND)),
     PickSpot: ("gp", (*_GV, _HAND, _SPOT)),
     PickTarget: ("gt", (*_GV, _HAND, _SEAT)),
     PickGoal: ("gg", (*_GV, _HAND, _GOAL)),

@@ -49,24 +49,35 @@ from .callback import (
     ShowHand,
     StartDiscard,
     ToggleDiscard,
+    TurnCard,
 )
 from .i18n import Language, Texts, texts
-from .names import card_name, goal_name, tool_name
+from .names import card_name, goal_name, placed_card_name, tool_name
 
-SPOTS_PER_ROW = 6
+SPOTS_PER_ROW = 3
 SELECTED = "✅"
 UNSELECTED = "▫️"
+BLOCKED = "🚫"
 MAX_DISCARD_BASE = 1
 MAX_DISCARD_DELUXE = 3
 
 
+class Style(Enum):
+    """A button's colour (Bot API 9.4 `style`): green for going ahead, red for destroying."""
+
+    SUCCESS = "success"
+    DANGER = "danger"
+    PRIMARY = "primary"
+
+
 @dataclass(frozen=True, slots=True)
 class Button:
-    """One inline button: a callback command or a URL."""
+    """One inline button: a callback command or a URL, in the app's style or a given one."""
 
     label: str
     command: Command | None = None
     url: str | None = None
+    style: Style | None = None
 
 
 Keyboard = tuple[tuple[Button, ...], ...]
@@ -95,6 +106,8 @@ class Screen:
     spots: tuple[Action, ...] = ()
     chosen: Action | None = None
     highlight: int | None = None  # hand index of the card being played
+    turned: bool = False  # the highlighted card is drawn turned (its spots are of that turn)
+    blocked: frozenset[int] = frozenset()  # hand indexes of cards that cannot be played now
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,17 +173,47 @@ def card_options(state: GameState, player: int, card: Card) -> tuple[Action, ...
             or (isinstance(a, Rockfall) and card is Card.ROCKFALL)
         ):
             out.append(a)
+    if out and isinstance(out[0], PlaceTunnel | Rockfall):
+        # Spots are numbered in reading order: north to south, west to east, upright first.
+        out.sort(key=_reading_order)
     return tuple(out)
 
 
+def _reading_order(a: Action) -> tuple[int, int, bool]:
+    assert isinstance(a, PlaceTunnel | Rockfall)
+    return a.at[1], a.at[0], isinstance(a, PlaceTunnel) and a.rotated
+
+
+def both_turns(options: Sequence[Action]) -> bool:
+    """Whether a tunnel card's moves lie in both orientations (then each is shown on its own)."""
+    turns = {a.rotated for a in options if isinstance(a, PlaceTunnel)}
+    return len(turns) == 2
+
+
+def shown_spots(options: Sequence[Action], turned: bool) -> tuple[tuple[int, Action], ...]:
+    """The spots a preview shows, each with its number among all the card's moves: all of them,
+    or, for a card that fits in both orientations, those of one orientation."""
+    numbered = tuple(enumerate(options, start=1))
+    if not both_turns(options):
+        return numbered
+    return tuple((k, a) for k, a in numbered if isinstance(a, PlaceTunnel) and a.rotated == turned)
+
+
 def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
-    """The hand: on the player's turn one button per card, discard, and refresh."""
+    """The hand: on the player's turn one button per card (🚫 on those that cannot be played
+    now, with the reasons under the prompt), discard, and refresh."""
     g, v, tr = seat.game, seat.version, seat.tr
     rows: list[tuple[Button, ...]] = []
+    blocked: dict[int, str] = {}
     if seat.is_turn and seat.hand:
+        for i, c in enumerate(seat.hand):
+            reason = unplayable_reason(seat, c)
+            if reason is not None:
+                blocked[i] = reason
         cards = [
             Button(
-                tr.pgettext("button", "{number}. {card}", number=i + 1, card=card_name(tr, c)),
+                (f"{BLOCKED} " if i in blocked else "")
+                + tr.pgettext("button", "{number}. {card}", number=i + 1, card=card_name(tr, c)),
                 PickCard(g, v, i),
             )
             for i, c in enumerate(seat.hand)
@@ -178,10 +221,45 @@ def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
         rows += [tuple(cards[i : i + 2]) for i in range(0, len(cards), 2)]
         rows.append((Button(tr.pgettext("button", "🗑 Discard"), StartDiscard(g, v)),))
         lines = tuple(prompt) or (tr.gettext("Pick a card to play."),)
+        if blocked and not prompt:
+            lines += tuple(
+                f"{BLOCKED} {i + 1}. {_card(seat, seat.hand[i])}: {reason}"
+                for i, reason in blocked.items()
+            )
     else:
         lines = tuple(prompt)
     rows.append((Button(tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
-    return Screen(Picture.HOME, lines, tuple(rows))
+    return Screen(Picture.HOME, lines, tuple(rows), blocked=frozenset(blocked))
+
+
+def unplayable_reason(seat: Seat, card: Card) -> str | None:
+    """Why a card cannot be played now (a short clause), or None when it can."""
+    if card_options(seat.state, seat.player, card):
+        return None
+    tr = seat.tr
+    kind = spec(card).kind
+    me = seat.state.seat_of(seat.player)
+    if kind is Kind.TUNNEL:
+        if can_dig(seat.state, me):
+            return tr.gettext("it fits nowhere on the board right now")
+        front = seat.state.in_front[me]
+        if Card.TRAPPED in front:
+            return tr.gettext("you are trapped, so you cannot place tunnel cards")
+        tools = ", ".join(
+            tool_name(tr, s.tools[0]) for s in map(spec, front) if s.kind is Kind.BREAK
+        )
+        return tr.gettext("a broken tool ({tools}) stops you placing tunnel cards", tools=tools)
+    if kind is Kind.REPAIR:
+        return tr.gettext("no one has a broken tool it repairs")
+    if kind is Kind.BREAK:
+        return tr.gettext("no one can take it: that tool is already broken everywhere")
+    if kind is Kind.MAP:
+        return tr.gettext("every goal card is already face up")
+    if kind is Kind.ROCKFALL:
+        return tr.gettext("there is no tunnel card it can remove")
+    if kind is Kind.FREE:
+        return tr.gettext("no one is trapped")
+    return tr.gettext("no one can take it right now")
 
 
 def respond(seat: Seat, command: Command) -> Outcome:
@@ -197,45 +275,65 @@ def respond(seat: Seat, command: Command) -> Outcome:
     options = card_options(seat.state, seat.player, card)
     if isinstance(command, PickCard):
         return _pick_card(seat, index, card, options)
+    if isinstance(command, TurnCard):
+        if not both_turns(options):
+            return _forged(seat)
+        return _spots(seat, index, card, options, turned=True)
     if isinstance(command, PickSpot | ConfirmSpot):
         if not options or not isinstance(options[0], PlaceTunnel | Rockfall):
             return _forged(seat)
         if not 1 <= command.spot <= len(options):
             return _forged(seat)
-        chosen = options[command.spot - 1]
         if isinstance(command, ConfirmSpot):
-            return Play(chosen)
-        assert isinstance(chosen, PlaceTunnel | Rockfall)  # every option is, like the first
-        confirm = ConfirmSpot(seat.game, seat.version, index, command.spot)
-        spot, cell = command.spot, cell_label(chosen.at)
-        if card is Card.ROCKFALL:
-            text = seat.tr.gettext(
-                "Remove the tunnel card on spot {spot} ({cell})?", spot=spot, cell=cell
-            )
-        else:
-            text = seat.tr.gettext(
-                "Place {card} on spot {spot} ({cell})?",
-                card=_card(seat, card),
-                spot=spot,
-                cell=cell,
-            )
-        return _confirm(seat, index, chosen, confirm, text)
+            return Play(options[command.spot - 1])
+        return _spot_confirm(seat, index, card, options, command.spot)
     if isinstance(command, PickTarget | PickTool | ConfirmTarget):
         return _target(seat, index, card, options, command)
     if isinstance(command, PickGoal | ConfirmGoal):
         if not 0 <= command.goal < len(GOAL_SPOTS):
             return _forged(seat)
-        chosen_map = UseMap(GOAL_SPOTS[command.goal])
-        if chosen_map not in options:
+        if UseMap(GOAL_SPOTS[command.goal]) not in options:
             return _forged(seat)
         if isinstance(command, ConfirmGoal):
-            return Play(chosen_map)
-        text = seat.tr.gettext(
-            "Look at the {goal} goal card?", goal=goal_name(seat.tr, command.goal)
-        )
-        confirm_goal = ConfirmGoal(seat.game, seat.version, index, command.goal)
-        return _confirm(seat, index, chosen_map, confirm_goal, text)
+            return Play(UseMap(GOAL_SPOTS[command.goal]))
+        return _map_confirm(seat, index, options, command.goal)
     return _forged(seat)
+
+
+def _spot_confirm(
+    seat: Seat, index: int, card: Card, options: tuple[Action, ...], spot: int
+) -> Screen:
+    """The chosen spot drawn in place, its cell named (and the turn, for a turned card)."""
+    g, v, tr = seat.game, seat.version, seat.tr
+    chosen = options[spot - 1]
+    assert isinstance(chosen, PlaceTunnel | Rockfall)  # every option is, like the first
+    cell = cell_label(chosen.at)
+    turned = isinstance(chosen, PlaceTunnel) and chosen.rotated
+    back: Command = PickCard(g, v, index)
+    if len(options) == 1:
+        back = Back(g, v)
+    elif turned and both_turns(options):
+        back = TurnCard(g, v, index)
+    if isinstance(chosen, Rockfall):
+        text = tr.gettext("Remove the tunnel card at {cell}?", cell=cell)
+    elif turned and not spec(card).is_symmetric:
+        text = tr.gettext(
+            "Place {card}, turned, at {cell}?",
+            card=escape(placed_card_name(tr, card, True)),
+            cell=cell,
+        )
+    else:
+        text = tr.gettext("Place {card} at {cell}?", card=_card(seat, card), cell=cell)
+    confirm = ConfirmSpot(g, v, index, spot)
+    return _confirm(seat, index, chosen, confirm, text, back=back, turned=turned)
+
+
+def _map_confirm(seat: Seat, index: int, options: tuple[Action, ...], goal: int) -> Screen:
+    g, v, tr = seat.game, seat.version, seat.tr
+    text = tr.gettext("Look at the {goal} goal card?", goal=goal_name(tr, goal))
+    back = Back(g, v) if len(options) == 1 else PickCard(g, v, index)
+    chosen = UseMap(GOAL_SPOTS[goal])
+    return _confirm(seat, index, chosen, ConfirmGoal(g, v, index, goal), text, back=back)
 
 
 def _forged(seat: Seat) -> Refusal:
@@ -251,42 +349,43 @@ def _back_row(seat: Seat, command: Command | None = None) -> tuple[Button, ...]:
     return (Button(seat.tr.pgettext("button", "↩️ Back"), back),)
 
 
-def _confirm(seat: Seat, index: int, chosen: Action, confirm: Command, text: str) -> Screen:
-    back = PickCard(seat.game, seat.version, index)
+def _confirm(
+    seat: Seat,
+    index: int,
+    chosen: Action,
+    confirm: Command,
+    text: str,
+    *,
+    back: Command | None = None,
+    turned: bool = False,
+) -> Screen:
+    back = back or PickCard(seat.game, seat.version, index)
     picture = Picture.CONFIRM if isinstance(chosen, PlaceTunnel | Rockfall) else Picture.HOME
-    keyboard = ((Button(seat.tr.pgettext("button", "✅ Confirm"), confirm),), _back_row(seat, back))
-    return Screen(picture, (text,), keyboard, chosen=chosen, highlight=index)
+    ok = Button(seat.tr.pgettext("button", "✅ Confirm"), confirm, style=Style.SUCCESS)
+    keyboard = ((ok,), _back_row(seat, back))
+    return Screen(picture, (text,), keyboard, chosen=chosen, highlight=index, turned=turned)
 
 
 def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) -> Screen:
     g, v, tr = seat.game, seat.version, seat.tr
-    kind = spec(card).kind
     name = _card(seat, card)
     if not options:
-        if kind is Kind.TUNNEL and not can_dig(seat.state, seat.state.seat_of(seat.player)):
-            front = seat.state.in_front[seat.state.seat_of(seat.player)]
-            if Card.TRAPPED in front:
-                return home(seat, (tr.gettext("You are trapped: you cannot place tunnel cards."),))
-            tools = ", ".join(
-                tool_name(tr, s.tools[0]) for s in map(spec, front) if s.kind is Kind.BREAK
-            )
-            text = tr.gettext(
-                "A tool of yours is broken ({tools}): you cannot place tunnel cards.", tools=tools
-            )
-            return home(seat, (text,))
-        return home(seat, (tr.gettext("{card} fits nowhere on the board right now.", card=name),))
+        reason = unplayable_reason(seat, card) or ""
+        return home(seat, (f"{BLOCKED} {name}: {reason}",))
+    # A choice with one option is skipped: one spot or goal straight to Confirm, one player
+    # straight to the tool (or to Confirm); Back from there goes to the hand.
+    if len(options) == 1 and isinstance(options[0], PlaceTunnel | Rockfall):
+        return _spot_confirm(seat, index, card, options, 1)
+    if len(options) == 1 and isinstance(options[0], UseMap):
+        return _map_confirm(seat, index, options, GOAL_SPOTS.index(options[0].at))
+    targets = {a.target for a in options if isinstance(a, PlayOnPlayer)}
+    if len(targets) == 1 and isinstance(options[0], PlayOnPlayer):
+        pick = PickTarget(g, v, index, seat.state.seat_of(options[0].target))
+        screen = _target(seat, index, card, options, pick)
+        assert isinstance(screen, Screen)  # the command is one this screen draws
+        return screen
     if isinstance(options[0], PlaceTunnel | Rockfall):
-        buttons = [Button(str(k), PickSpot(g, v, index, k)) for k in range(1, len(options) + 1)]
-        rows = [
-            tuple(buttons[i : i + SPOTS_PER_ROW]) for i in range(0, len(buttons), SPOTS_PER_ROW)
-        ]
-        if card is Card.ROCKFALL:
-            text = tr.gettext("Which tunnel card does the rockfall remove? Pick a numbered spot.")
-        else:
-            text = tr.gettext("Where does {card} go? Pick a numbered spot on the board.", card=name)
-        return Screen(
-            Picture.PREVIEW, (text,), (*rows, _back_row(seat)), spots=options, highlight=index
-        )
+        return _spots(seat, index, card, options, turned=False)
     if isinstance(options[0], UseMap):
         goal_buttons = tuple(
             Button(
@@ -321,6 +420,42 @@ def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) 
     )
 
 
+def _spots(
+    seat: Seat, index: int, card: Card, options: tuple[Action, ...], *, turned: bool
+) -> Screen:
+    """The numbered spots of a tunnel card (of one orientation when it fits in both) or a
+    rockfall: each button numbered as on the board and naming its cell, in reading order."""
+    g, v, tr = seat.game, seat.version, seat.tr
+    shown = shown_spots(options, turned)
+    buttons = [
+        Button(
+            tr.pgettext("button", "{number} · {cell}", number=n, cell=cell_label(a.at)),
+            PickSpot(g, v, index, k),
+        )
+        for n, (k, a) in enumerate(shown, start=1)
+        if isinstance(a, PlaceTunnel | Rockfall)
+    ]
+    rows = [tuple(buttons[i : i + SPOTS_PER_ROW]) for i in range(0, len(buttons), SPOTS_PER_ROW)]
+    name = _card(seat, card)
+    if card is Card.ROCKFALL:
+        text = tr.gettext("Which tunnel card does the rockfall remove? Pick a numbered spot.")
+    elif turned:
+        text = tr.gettext(
+            "Where does {card} go, turned? Pick a numbered spot on the board.",
+            card=escape(placed_card_name(tr, card, True)),
+        )
+    else:
+        text = tr.gettext("Where does {card} go? Pick a numbered spot on the board.", card=name)
+    if both_turns(options):
+        turn: Command = PickCard(g, v, index) if turned else TurnCard(g, v, index)
+        rows.append((Button(tr.pgettext("button", "↻ Turn the card"), turn),))
+    rows.append(_back_row(seat))
+    spots = tuple(a for _, a in shown)
+    return Screen(
+        Picture.PREVIEW, (text,), tuple(rows), spots=spots, highlight=index, turned=turned
+    )
+
+
 def _target_label(seat: Seat, player: int) -> str:
     name = seat.names.get(player, str(player))
     if player == seat.player:
@@ -343,8 +478,10 @@ def _target(
     if not moves:
         return _forged(seat)
     tool: Tool | None
+    one_target = len({a.target for a in options if isinstance(a, PlayOnPlayer)}) == 1
     if isinstance(command, PickTarget):
         if len(moves) > 1:
+            back = Back(g, v) if one_target else PickCard(g, v, index)
             buttons = tuple(
                 Button(tool_name(tr, m.tool), PickTool(g, v, index, command.seat, m.tool))
                 for m in moves
@@ -353,7 +490,7 @@ def _target(
             return Screen(
                 Picture.HOME,
                 (_pick_tool_text(seat, card, target),),
-                (buttons, _back_row(seat, PickCard(g, v, index))),
+                (buttons, _back_row(seat, back)),
                 highlight=index,
             )
         tool = moves[0].tool
@@ -365,7 +502,9 @@ def _target(
     if isinstance(command, ConfirmTarget):
         return Play(chosen)
     text = _confirm_target_text(seat, card, target, tool)
-    return _confirm(seat, index, chosen, ConfirmTarget(g, v, index, command.seat, tool), text)
+    confirm = ConfirmTarget(g, v, index, command.seat, tool)
+    back_to: Command = Back(g, v) if len(options) == 1 else PickCard(g, v, index)
+    return _confirm(seat, index, chosen, confirm, text, back=back_to)
 
 
 def _pick_tool_text(seat: Seat, card: Card, target: int) -> str:
@@ -459,14 +598,14 @@ def _discard(
                 len(cards),
                 count=len(cards),
             )
-        rows.append((Button(label, ConfirmDiscard(g, v, selected)),))
+        rows.append((Button(label, ConfirmDiscard(g, v, selected), style=Style.DANGER),))
     if deluxe and len(cards) == 2:
         for item, c in enumerate(front):
             if ClearInFront((cards[0], cards[1]), c) in legal:
                 label = tr.pgettext(
                     "button", "🧹 Discard 2 to remove {card}", card=card_name(tr, c)
                 )
-                rows.append((Button(label, ClearFront(g, v, selected, item)),))
+                rows.append((Button(label, ClearFront(g, v, selected, item), style=Style.DANGER),))
     rows.append(_back_row(seat))
     if deluxe:
         prompt = tr.gettext(

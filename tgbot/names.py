@@ -161,6 +161,15 @@ def card_name(tr: Texts, card: Card) -> str:
     return tr.marked(CARDS[card])
 
 
+_TURNED = str.maketrans("┘┌└┐├┤┴┬╵╷╶╴", "┌┘┐└┤├┬┴╷╵╴╶")
+
+
+def placed_card_name(tr: Texts, card: Card, rotated: bool) -> str:
+    """A tunnel card's name with its glyph drawn as the card lies (turned by 180° or not)."""
+    name = card_name(tr, card)
+    return name.translate(_TURNED) if rotated else name
+
+
 def role_name(tr: Texts, role: Role) -> str:
     """A role's name."""
     return tr.marked(ROLES[role])

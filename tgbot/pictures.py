@@ -39,7 +39,9 @@ def screen_png(state: GameState, player: int, screen: Screen, names: Mapping[int
         board = render_private_board(view, names=names)
     if not view.hand:
         return to_png(board)
-    hand = render_hand(view.hand, highlight=screen.highlight)
+    hand = render_hand(
+        view.hand, highlight=screen.highlight, turned=screen.turned, blocked=screen.blocked
+    )
     return to_png(_stack(board, hand))
 
 

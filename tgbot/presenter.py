@@ -31,7 +31,15 @@ from engine.timeline import Deed, Entry
 from render.labels import cell_label
 
 from .i18n import Language, Texts, texts
-from .names import card_name, edition_name, goal_name_at, role_name, side_name, tool_name
+from .names import (
+    card_name,
+    edition_name,
+    goal_name_at,
+    placed_card_name,
+    role_name,
+    side_name,
+    tool_name,
+)
 from .records import GameRecord, LobbyPlayer, Status, is_computer_id
 
 COMPUTER_MARK = "🤖"  # before a computer player's name, wherever a name is written
@@ -127,7 +135,7 @@ def _move_line(tr: Texts, e: Event, names: Mapping[int, str]) -> str | None:
         return tr.gettext(
             "{name} placed {card} at {cell}",
             name=_name(names, e.player),
-            card=_card(tr, e.card),
+            card=escape(placed_card_name(tr, e.card, e.rotated)),
             cell=cell_label(e.at),
         )
     if isinstance(e, ActionPlayed):

@@ -38,16 +38,23 @@ def markup(keyboard: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup 
         return None
     rows = [
         [
-            InlineKeyboardButton(b.label, url=b.url)
+            InlineKeyboardButton(b.label, url=b.url, style=_style(b))
             if b.url is not None
             else InlineKeyboardButton(
-                b.label, callback_data=encode(b.command) if b.command else None
+                b.label,
+                callback_data=encode(b.command) if b.command else None,
+                style=_style(b),
             )
             for b in row
         ]
         for row in keyboard
     ]
     return InlineKeyboardMarkup(rows)
+
+
+def _style(button: Button) -> str | None:
+    """The Bot API `style` of a button (None leaves it to the app)."""
+    return button.style.value if button.style is not None else None
 
 
 def _seconds(value: object) -> float:

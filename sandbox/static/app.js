@@ -280,6 +280,7 @@ function keyboardNode(message, pane) {
       const node = el("button", {
         type: "button",
         class: `kb-button ${kind}`,
+        "data-style": typeof button.style === "string" ? button.style : null,
         "data-testid": "kb-button",
         "data-kind": kind,
         "data-pending": kind === "callback" && ui.pending.has(key) ? "true" : null,

@@ -62,6 +62,16 @@ SCRIPT = Path(sys.executable).with_name("saboteur-bot")
 SECRET = "procs-webhook-secret_7"
 EN = Language("en")  # the emulator's users run Telegram in English
 PLAYED = texts(EN).pgettext("toast", "Done!")
+MAP_MARK = "🗺"  # a map's result is an alert that starts so, instead of "Done!"
+
+
+def was_played(text: str | None) -> bool:
+    """Whether a confirm's answer says the move was made: "Done!", or a map's result (any
+    language)."""
+    done = {texts(Language(code)).pgettext("toast", "Done!") for code in ("en", "ko")}
+    return text in done or (text or "").startswith(MAP_MARK)
+
+
 ERROR_TOAST = texts(EN).pgettext(
     "toast", "Something went wrong. The game is safe; please try again."
 )

@@ -33,7 +33,6 @@ from tgbot.callback import decode
 from .harness import buttons, free_port
 from .procs import (
     ERROR_TOAST,
-    PLAYED,
     BotProcess,
     Fleet,
     Move,
@@ -46,6 +45,7 @@ from .procs import (
     own_keys,
     replay,
     until,
+    was_played,
 )
 
 pytestmark = pytest.mark.slow  # real bot processes: the whole-suite lane
@@ -132,7 +132,7 @@ async def test_a_bot_killed_mid_game_and_restarted_loses_and_doubles_nothing(
             user, message, last = await table.wait_turn(players, gid, last)
             message, confirm = await table.reach_confirm(user, message, rng)
             query = await table.tap(user, message, confirm)
-            assert query.text == PLAYED, query.text
+            assert was_played(query.text), query.text
             moves.append(Move(user.id, decode(confirm)))  # type: ignore[arg-type]
 
         for _ in range(2):
@@ -160,7 +160,7 @@ async def test_a_bot_killed_mid_game_and_restarted_loses_and_doubles_nothing(
         bot.start()
         await bot.wait_ready()
         redelivered = await emu.wait_for_answer(first, timeout=14)
-        assert redelivered.text == PLAYED, redelivered.text
+        assert was_played(redelivered.text), redelivered.text
         moves.append(Move(user.id, decode(confirm)))  # type: ignore[arg-type]
         record = await loaded(store, gid)
         assert record.state is not None and record.state.version == last + 1
@@ -182,7 +182,7 @@ async def test_a_bot_killed_mid_game_and_restarted_loses_and_doubles_nothing(
         monkeypatch.undo()
         assert killed, "the bot died as it sent the move's board post"
         # The tap was answered as soon as the move was saved, before the announcements.
-        assert state.callback_query(second).text == PLAYED, "answered right after the save"
+        assert was_played(state.callback_query(second).text), "answered right after the save"
         record = await loaded(store, gid)
         assert record.state is not None and record.state.version == last + 1, "saved"
         assert not record.owed.is_empty, "killed before the move was announced"
@@ -200,7 +200,7 @@ async def test_a_bot_killed_mid_game_and_restarted_loses_and_doubles_nothing(
         restarted = loop.time()
         if again is not None:
             retry = await emu.wait_for_answer(again, timeout=table.answer_timeout)
-            assert retry.text not in (PLAYED, ERROR_TOAST), retry.text
+            assert not was_played(retry.text) and retry.text != ERROR_TOAST, retry.text
         record = await loaded(store, gid)
         assert record.state is not None and record.state.version == last + 1
 
@@ -273,7 +273,7 @@ async def test_a_bot_killed_before_deleting_the_old_board_leaves_one_board_post(
         bot.start()
         await bot.wait_ready()
         await table.quiet()
-        assert state.callback_query(query).text == PLAYED  # answered once saved, before the kill
+        assert was_played(state.callback_query(query).text)  # answered once saved, before the kill
         record = await loaded(table.store, gid)
         assert record.owed.is_empty
         visible = [m.message_id for m in table.bot_messages(chat) if m.content.photo]

@@ -39,6 +39,7 @@ from tgbot.usecases.turns import moved
 
 from .driver import Driver, open_lobby
 from .harness import World, buttons
+from .procs import was_played
 
 pytestmark = pytest.mark.slow
 
@@ -117,7 +118,7 @@ class HealingDriver(Driver):
             await heal(self.world)
             live = self.world.last(user.id)
             if isinstance(command, CONFIRMS):
-                if text in DONE:
+                if was_played(text):
                     self.moves.append((user.id, command))
                 return live
             if (live.message_id, len(live.history)) != before:

@@ -33,7 +33,6 @@ from .games import data_of, live_hand, reach_confirm, start_game, state_of, to_a
 from .harness import World, buttons, free_port, shown
 from .own_redis import OwnRedis, own_redis
 from .procs import (
-    PLAYED,
     BotProcess,
     Table,
     bot_environment,
@@ -41,6 +40,7 @@ from .procs import (
     loaded,
     open_game,
     until,
+    was_played,
 )
 
 BUSY = "The bot is busy; please try again in a moment."
@@ -51,12 +51,6 @@ def busy(user: User) -> str:
     """The busy toast in the language the user's Telegram app reports."""
     lang = parse_language(user.language_code) or Language("ko")
     return texts(lang).pgettext("toast", BUSY)
-
-
-def done(user: User) -> str:
-    """The "Done!" toast of a move, in the user's language."""
-    lang = parse_language(user.language_code) or Language("ko")
-    return texts(lang).pgettext("toast", "Done!")
 
 
 async def lasting(client: Redis) -> dict[bytes, object]:
@@ -128,7 +122,8 @@ async def test_taps_while_redis_is_away_are_answered_busy_and_change_nothing(
             gid = await start_game(world, players, chat)
             actor = await to_act(world, gid, players)  # part of a game: one move
             message, confirm = await reach_confirm(world, gid, actor)
-            assert (await world.press(actor, message, confirm))[0] == done(actor)
+            text = (await world.press(actor, message, confirm))[0]
+            assert was_played(text), text
 
             actor = await to_act(world, gid, players)
             hand = await live_hand(world, gid, actor)
@@ -163,7 +158,8 @@ async def test_taps_while_redis_is_away_are_answered_busy_and_change_nothing(
             picked = await live_hand(world, gid, actor)
             await world.press(actor, picked, buttons(picked)[-1][1])  # Back, to the hand
             message, confirm = await reach_confirm(world, gid, actor)
-            assert (await world.press(actor, message, confirm))[0] == done(actor)
+            text = (await world.press(actor, message, confirm))[0]
+            assert was_played(text), text
             assert (await state_of(world, gid)).version == version + 1, "one move, not two"
             assert await to_act(world, gid, players) != actor, "the game goes on"
             assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
@@ -225,7 +221,7 @@ async def test_a_bot_process_rides_out_a_redis_kill_and_a_restart(tmp_path: Path
         chat, gid = await open_game(table, players, "Dwarves")
         user, message, last = await table.wait_turn(players, gid, -1)
         message, confirm = await table.reach_confirm(user, message, rng)
-        assert (await table.tap(user, message, confirm)).text == PLAYED
+        assert was_played((await table.tap(user, message, confirm)).text)
 
         user, hand, last = await table.wait_turn(players, gid, last)
         card = data_of(hand, PickCard)[0]
@@ -256,7 +252,7 @@ async def test_a_bot_process_rides_out_a_redis_kill_and_a_restart(tmp_path: Path
         assert answer.text != busy(user)
         message = table.live(user)
         message, confirm = await table.reach_confirm(user, message, rng)
-        assert (await table.tap(user, message, confirm)).text == PLAYED
+        assert was_played((await table.tap(user, message, confirm)).text)
         record = await loaded(table.store, gid)
         assert record.state is not None and record.state.version == last + 1
         after, _, _ = await table.wait_turn(players, gid, last)

@@ -133,3 +133,19 @@ def test_global_limit_counts_every_chat() -> None:
     assert error.value.parameters == {"retry_after": 1}
     clock.advance(1.0)
     limiter.check(2, is_group=False)
+
+
+def test_a_button_may_have_a_style_of_the_three_telegram_knows() -> None:
+    for style in ("success", "danger", "primary"):
+        ok = {"inline_keyboard": [[{"text": "OK", "callback_data": "c", "style": style}]]}
+        assert validate_reply_markup(ok) is ok
+    with pytest.raises(ApiError) as error:
+        validate_reply_markup(
+            {"inline_keyboard": [[{"text": "x", "callback_data": "c", "style": "green"}]]}
+        )
+    assert description(error) == "Bad Request: BUTTON_STYLE_INVALID"
+    with pytest.raises(ApiError) as error:
+        validate_reply_markup(
+            {"inline_keyboard": [[{"text": "x", "callback_data": "c", "style": 1}]]}
+        )
+    assert 'Field "style" must be of type String' in description(error)

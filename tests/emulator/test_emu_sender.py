@@ -23,7 +23,7 @@ from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
 from tgbot.callback import Noop, encode
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
-from tgbot.menus import Button
+from tgbot.menus import Button, Style
 from tgbot.ports import Fate
 from tgbot.telegram_io import Sender
 
@@ -147,3 +147,21 @@ def _png() -> bytes:
     out = BytesIO()
     Image.new("RGB", (8, 8), "white").save(out, "PNG")
     return out.getvalue()
+
+
+async def test_button_styles_reach_telegram(
+    emulator: BotApiEmulator, sender: Sender, people: People
+) -> None:
+    keyboard = [
+        [
+            Button("✅ Confirm", Noop(), style=Style.SUCCESS),
+            Button("🗑", Noop(), style=Style.DANGER),
+        ],
+        [Button("↩️ Back", Noop())],
+    ]
+    message = await sender.private_text(people.alice.id, "confirm?", keyboard)
+    assert message.ok and message.message_id is not None
+    stored = emulator.state.message(people.alice.id, message.message_id)
+    assert stored.reply_markup is not None
+    rows = stored.reply_markup["inline_keyboard"]
+    assert [[b.get("style") for b in row] for row in rows] == [["success", "danger"], [None]]

@@ -50,6 +50,23 @@ def test_late_game_board_with_broken_tools(golden: Golden) -> None:
     golden("late_game", render_board(public_view(state), names=b.NAMES))
 
 
+def test_deluxe_markers_and_the_last_target(golden: Golden) -> None:
+    """Trapped players, thefts, broken tools and crystals at phone size; the player the last
+    card was played on framed, nothing framed on the board."""
+    state = b.dug(b.deluxe(seed=3), 12, seed=3)
+    state = b.in_front(
+        state,
+        {
+            1: (Card.BREAK_PICKAXE,),
+            2: (Card.TRAPPED, Card.THEFT),
+            3: (Card.BREAK_LANTERN, Card.BREAK_CART, Card.TRAPPED),
+            5: (Card.THEFT,),
+        },
+    )
+    state = dataclasses.replace(state, last_at=None, last_target=3, cache={})
+    golden("deluxe_markers", render_board(public_view(state), names=b.NAMES))
+
+
 def test_revealed_coal(golden: Golden) -> None:
     """A coal goal turned face up, lying the way the tunnel reached it."""
     state = b.board(b.base(), b.COAL_REVEALED)

@@ -52,3 +52,18 @@ def test_a_peek_shows_only_on_the_peeking_players_board() -> None:
     group = to_png(render_board(public_view(state), names=b.NAMES))
     assert to_png(render_private_board(player_view(state, 2), names=b.NAMES)) == group
     assert to_png(render_private_board(player_view(state, 1), names=b.NAMES)) != group
+
+
+@pytest.mark.rule("privacy.map")
+def test_the_peeked_goal_marked_as_the_last_move_shows_nothing_of_it_to_the_group() -> None:
+    """After a map the group's board frames the goal looked at, the same whatever lies under it;
+    only the player who looked sees its face."""
+    state = b.board(b.base(), b.GOLD_REACHED.replace("$", "?$"))
+    peeked = tuple(((8, 0),) if p == 1 else () for p in state.players)
+    state = dataclasses.replace(state, peeked=peeked, last_at=(8, 0), cache={})
+    other = _hidden_cards_changed(state)
+    group = to_png(render_board(public_view(state), names=b.NAMES))
+    assert to_png(render_board(public_view(other), names=b.NAMES)) == group
+    unmarked = dataclasses.replace(state, last_at=None, cache={})
+    assert to_png(render_board(public_view(unmarked), names=b.NAMES)) != group
+    assert to_png(render_private_board(player_view(state, 1), names=b.NAMES)) != group

@@ -8,13 +8,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from engine import IllegalAction, Phase, apply, current_player
+from engine import Card, IllegalAction, Phase, UseMap, apply, current_player
+from engine.cards import GOAL_SPOTS
+from engine.events import Event, GoalPeeked
 
 from .. import menus, presenter
 from ..callback import Back, Command, GameId, ShowHand
 from ..i18n import Texts, texts
 from ..links import HandLink, JoinLink, parse_start_payload
-from ..names import reason_text
+from ..names import goal_name, reason_text
 from ..outbox import owe
 from ..records import GameRecord, Status
 from ..store import ContentionError, Decision
@@ -185,7 +187,30 @@ def _respond(
         return Decision(TapOutcome(Toast(text, alert=True)))
     new = moved(record, transition, seat.player, now, action=outcome.action)
     done = Toast(tr.pgettext("toast", "Done!"))
+    if isinstance(outcome.action, UseMap):
+        done = map_alert(tr, transition.events, seat.player) or done
     return Decision(TapOutcome(done, After.MOVED, before=state.version), new)
+
+
+def map_alert(tr: Texts, events: tuple[Event, ...], player: int) -> Toast | None:
+    """The map's moment: an alert, to the one who looked, of what lies under the goal card."""
+    for e in events:
+        if isinstance(e, GoalPeeked) and e.audience == player and e.at in GOAL_SPOTS:
+            goal = goal_name(tr, GOAL_SPOTS.index(e.at))
+            if e.card is Card.GOLD:
+                text = tr.pgettext(
+                    "toast",
+                    "🗺 The {goal} goal card is the gold! 💰 It is marked on your board.",
+                    goal=goal,
+                )
+            else:
+                text = tr.pgettext(
+                    "toast",
+                    "🗺 The {goal} goal card is coal: no gold there. It is marked on your board.",
+                    goal=goal,
+                )
+            return Toast(text, alert=True)
+    return None
 
 
 async def hand_tap(
