@@ -7,4 +7,4 @@ bash scripts/setup.sh --test
 ruff check .
 ruff format --check engine ai render tgbot emulator sandbox tests bench 2>/dev/null || { echo "ruff format: run 'ruff format' (see above)"; ruff format --check --diff engine ai render tgbot emulator sandbox tests bench | head -40; exit 1; }
 mypy engine ai render tgbot sandbox emulator tests
-pytest -n "${PYTEST_WORKERS:-2}" "$@"  # two workers by default; PYTEST_WORKERS=0 runs them in one process
+pytest -n "${PYTEST_WORKERS:-2}" --dist loadfile "$@"  # a module on one worker; PYTEST_WORKERS=0: one process
