@@ -117,10 +117,11 @@ def replay_done(owed: Owed, item: int) -> Owed:
     return owed
 
 
-def text_sent(owed: Owed, text: str) -> Owed:
-    """Strike off the first owed text once it was sent."""
+def text_sent(owed: Owed, text: str, rest: str = "") -> Owed:
+    """Strike off the first owed text once it was sent (or the part of it that was: `rest` is
+    what remains owed in its place)."""
     if owed.texts[:1] == (text,):
-        return replace(owed, texts=owed.texts[1:])
+        return replace(owed, texts=(rest, *owed.texts[1:]) if rest else owed.texts[1:])
     return owed
 
 
@@ -213,8 +214,3 @@ def group_dropped(owed: Owed) -> Owed:
     return replace(
         owed, texts=(), board_lines=(), board_version=None, lobby_text=None, replays=replays
     )
-
-
-def private_dropped(owed: Owed, user_id: int) -> Owed:
-    """A player's private chat refuses the bot: their live message is no longer owed."""
-    return private_sent(owed, user_id, fresh=True)

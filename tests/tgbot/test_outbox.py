@@ -47,3 +47,10 @@ def test_notes_ride_on_a_players_next_live_message_and_deletions_are_owed() -> N
     assert owed.deletions == ((-1, 10),) and not owed.is_empty
     assert deleted(owed, -1, 10).is_empty
     assert delete_later(Owed(), -1, None).is_empty
+
+
+def test_a_text_sent_in_parts_keeps_the_rest_owed_in_its_place() -> None:
+    owed = owe(Owed(), texts=["long summary", "next"])
+    owed = text_sent(owed, "long summary", rest="second half")
+    assert owed.texts == ("second half", "next")
+    assert text_sent(owed, "second half").texts == ("next",)

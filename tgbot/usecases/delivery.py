@@ -29,7 +29,8 @@ from ..outbox import (
     lines_shown,
     notes_for,
     owe,
-    private_dropped,
+    private_sent,
+    text_sent,
     wait,
     waiting,
     went_through,
@@ -156,7 +157,7 @@ async def _send_group(
     group's waits, and `done(message id)` saved once Telegram confirmed it (`drop` instead of
     the group's items when Telegram refused it for good)."""
     chat = record.chat_id
-    floor = await floor_before(ctx, record, chat)
+    floor = await floor_before(ctx, chat)
     sent = await send()
     if sent.ok and sent.message_id is not None:
         await confirmed_send(ctx, record, chat, sent, done(sent.message_id))
@@ -231,13 +232,7 @@ async def _group_text(ctx: Context, record: GameRecord) -> None:
     rest = "\n".join(parts[1:])
 
     def done(_: int) -> Change:
-        def change(r: GameRecord) -> GameRecord:
-            if r.owed.texts[:1] != (text,):
-                return r
-            texts = (rest, *r.owed.texts[1:]) if rest else r.owed.texts[1:]
-            return dataclasses.replace(r, owed=dataclasses.replace(r.owed, texts=texts))
-
-        return change
+        return lambda r: dataclasses.replace(r, owed=text_sent(r.owed, text, rest))
 
     await _send_group(
         ctx,
@@ -334,12 +329,8 @@ async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) 
 
 def _private_done(user: int, fresh: bool) -> Change:
     def change(r: GameRecord) -> GameRecord:
-        owed = dataclasses.replace(r.owed, notes=tuple(n for n in r.owed.notes if n[0] != user))
-        if fresh:
-            owed = private_dropped(owed, user)
-        else:
-            owed = dataclasses.replace(owed, edits=tuple(u for u in owed.edits if u != user))
-        return dataclasses.replace(r, owed=went_through(owed, user))
+        owed = went_through(private_sent(r.owed, user, fresh=fresh), user)
+        return dataclasses.replace(r, owed=owed)
 
     return change
 
@@ -350,7 +341,7 @@ def _unreachable(ctx: Context, user: int, fresh: bool) -> Change:
     bot = ctx.sender.username
 
     def change(r: GameRecord) -> GameRecord:
-        owed = private_dropped(r.owed, user)
+        owed = private_sent(r.owed, user, fresh=True)
         waits_for_them = r.state is not None and current_player(r.state) == user
         if fresh and (waits_for_them or user not in r.unreachable):
             name = presenter.names_of(r).get(user, "?")

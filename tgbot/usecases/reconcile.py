@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 MAX_PROBES = 25  # messages looked at in one gap (a busy group has users' messages in it)
 
 
-async def floor_before(ctx: Context, record: GameRecord, chat_id: int) -> int:
+async def floor_before(ctx: Context, chat_id: int) -> int:
     """The chat's highest recorded message id, noted before a send."""
     return await ctx.sender.posts.latest(chat_id)
 

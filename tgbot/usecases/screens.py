@@ -66,7 +66,7 @@ async def show(
         edited = await sender.edit_photo(user_id, live, png, caption, keyboard)
         if edited.fate is not Fate.GONE:  # done, or failed in a way a new message would too
             return edited
-    floor = await floor_before(ctx, record, user_id)
+    floor = await floor_before(ctx, user_id)
     sent = await sender.private_photo(user_id, png, caption, keyboard)
     if sent.fate is Fate.UNKNOWN:
         await ctx.strike(
