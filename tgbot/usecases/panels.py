@@ -182,6 +182,7 @@ async def _follow(
 
 
 def _home(record: GameRecord, user_id: int) -> menus.Screen:
+    """The player's hand screen now (their turn's cards, or what they wait for)."""
     state = record.state
     assert state is not None
     lang = player_language(record, user_id)
@@ -190,7 +191,7 @@ def _home(record: GameRecord, user_id: int) -> menus.Screen:
 
 
 def _drawn(
-    record: GameRecord, user_id: int, screen: menus.Screen, ctx: Context
+    ctx: Context, record: GameRecord, user_id: int, screen: menus.Screen
 ) -> tuple[bytes, str, Keyboard]:
     """A screen's picture, caption and keyboard, as the private chat shows them."""
     state = record.state
@@ -203,7 +204,8 @@ def _drawn(
 
 
 async def _send(ctx: Context, record: GameRecord, user_id: int, to: Ephemeral) -> Sent:
-    png, caption, keyboard = _drawn(record, user_id, _home(record, user_id), ctx)
+    """The player's hand as a new ephemeral message."""
+    png, caption, keyboard = _drawn(ctx, record, user_id, _home(record, user_id))
     return await ctx.sender.ephemeral_photo(to, png, caption, keyboard)
 
 
@@ -213,7 +215,7 @@ async def _edit(
     """Draw a screen in the panel; if Telegram does not take it, the player taps "My hand"
     again (the panel holds nothing the game needs)."""
     assert panel.ephemeral_message_id is not None
-    png, caption, keyboard = _drawn(record, user_id, screen, ctx)
+    png, caption, keyboard = _drawn(ctx, record, user_id, screen)
     sent = await ctx.sender.edit_ephemeral_photo(
         panel.chat_id, user_id, panel.ephemeral_message_id, png, caption, keyboard
     )
