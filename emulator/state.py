@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from emulator import errors
 from emulator.clock import Clock
+from emulator.ephemeral import EphemeralBook
 from emulator.errors import SimulationError, bad_request, forbidden
 from emulator.limits import RateLimiter, RateLimits
 from emulator.markup import command_entities
@@ -93,6 +94,7 @@ class EmulatorState:
         self.users: dict[int, User] = {self.bot.id: self.bot}
         self.chats: dict[int, Chat] = {}
         self.callback_queries: dict[str, CallbackQuery] = {}
+        self.ephemeral = EphemeralBook()  # ephemeral messages (`emulator.ephemeral`)
         self.webhook = WebhookConfig()
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
         self.pending_updates: list[JsonDict] = []
@@ -395,16 +397,7 @@ class EmulatorState:
             raise SimulationError(
                 f"message {message_id} has no button with callback_data {callback_data!r}"
             )
-        query = CallbackQuery(
-            id=str(4_000_000_000_000_000_000 + self._next_query),
-            user_id=user_id,
-            chat_id=chat_id,
-            message_id=message_id,
-            data=callback_data,
-            created_at=self.now(),
-        )
-        self._next_query += 1
-        self.callback_queries[query.id] = query
+        query = self.new_callback_query(user_id, chat_id, message_id, callback_data)
         self.emit(
             "callback_query",
             {
@@ -417,6 +410,22 @@ class EmulatorState:
         )
         self.changed()
         return query.id
+
+    def new_callback_query(
+        self, user_id: int, chat_id: int, message_id: int, callback_data: str
+    ) -> CallbackQuery:
+        """Record a new button press (its update is the caller's to emit)."""
+        query = CallbackQuery(
+            id=str(4_000_000_000_000_000_000 + self._next_query),
+            user_id=user_id,
+            chat_id=chat_id,
+            message_id=message_id,
+            data=callback_data,
+            created_at=self.now(),
+        )
+        self._next_query += 1
+        self.callback_queries[query.id] = query
+        return query
 
     # -- queries for tests and the sandbox -------------------------------------------------
 

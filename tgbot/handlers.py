@@ -25,7 +25,7 @@ from .callback import decode
 from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, parse_language, texts
 from .menus import Keyboard
-from .service import GameService, Person, Place, Target, Toast
+from .service import GameService, Panel, Person, Place, Target, Toast
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,24 @@ def target_of(message: Message, args: Sequence[str] | None) -> Target | None:
         if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
             return Target(words, entity.user.id)
     return Target(words)
+
+
+def panel_of(query: CallbackQuery, message: Message | None) -> Panel:
+    """A group tap as a possible panel tap: the query, and the ephemeral message it came from.
+
+    PTB 22.8 (Bot API 10.0) keeps the Bot API 10.2 fields of an ephemeral message
+    (`ephemeral_message_id`, `receiver_user`) among the message's unknown fields."""
+    extra = message.api_kwargs if message is not None else {}
+    number = extra.get("ephemeral_message_id")
+    receiver = extra.get("receiver_user")
+    receiver_id = receiver.get("id") if isinstance(receiver, dict) else None
+    return Panel(
+        query.id,
+        message.chat.id if message is not None else 0,
+        thread_id=place_of(message).thread_id if message is not None else None,
+        ephemeral_message_id=number if isinstance(number, int) else None,
+        receiver_id=receiver_id if isinstance(receiver_id, int) else None,
+    )
 
 
 class Handlers:
@@ -288,6 +306,7 @@ class Handlers:
             message_id,
             thread_id=thread_id,
             answer=answer,
+            panel=panel_of(query, message) if chat_id < 0 else None,
         )
 
     async def error(self, update: object, context: Context) -> None:

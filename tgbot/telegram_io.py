@@ -25,9 +25,15 @@ from .callback import encode
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .memory_ports import MemoryPosts
 from .menus import Button
-from .ports import Budget, Fate, Posts, Sent
+from .ports import Budget, Ephemeral, Fate, Posts, Sent
 
 log = logging.getLogger(__name__)
+
+# Ephemeral messages (Bot API 10.2-10.4) are newer than PTB 22.8 (Bot API 10.0): they go through
+# `Bot.do_api_request`. It warns when asked for a method PTB has by its name ("sendPhoto", here
+# with a parameter PTB does not know), so that one is spelled in lower case: Bot API method
+# names are case-insensitive.
+_SEND_PHOTO = "sendphoto"
 
 MAX_ANSWER_WAIT = 3.0  # a tap is answered within seconds or not at all (Telegram's 15 s)
 
@@ -36,20 +42,18 @@ def markup(keyboard: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup 
     """An inline keyboard from menu buttons (None for no keyboard)."""
     if not keyboard:
         return None
-    rows = [
-        [
-            InlineKeyboardButton(b.label, url=b.url, style=_style(b))
-            if b.url is not None
-            else InlineKeyboardButton(
-                b.label,
-                callback_data=encode(b.command) if b.command else None,
-                style=_style(b),
-            )
-            for b in row
-        ]
-        for row in keyboard
-    ]
+    rows = [[_button(b) for b in row] for row in keyboard]
     return InlineKeyboardMarkup(rows)
+
+
+def _button(b: Button) -> InlineKeyboardButton:
+    """One inline button: a URL, a callback, or (neither) a Bot API 10.3 `DisabledButton`."""
+    if b.url is not None:
+        return InlineKeyboardButton(b.label, url=b.url, style=_style(b))
+    if b.command is None:
+        # PTB 22.8 knows no `disabled` field: it goes as an extra field of the button.
+        return InlineKeyboardButton(b.label, style=_style(b), api_kwargs={"disabled": {}})
+    return InlineKeyboardButton(b.label, callback_data=encode(b.command), style=_style(b))
 
 
 def _style(button: Button) -> str | None:
@@ -154,6 +158,8 @@ class Sender:
             log.log(level, "%s in %s: %s (%s)", what, chat_id, sent.fate.value, sent.detail)
             return sent
         message_id = getattr(result, "message_id", None)
+        if isinstance(result, dict):  # a raw answer (`do_api_request`): an ephemeral message
+            message_id = result.get("ephemeral_message_id")
         if new and isinstance(message_id, int):
             await self.posts.confirm(chat_id, message_id)
         return Sent(Fate.DONE, message_id=message_id if isinstance(message_id, int) else None)
@@ -193,7 +199,12 @@ class Sender:
         )
 
     async def group_photo(
-        self, chat_id: int, thread_id: int | None, png: bytes, caption: str
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        png: bytes,
+        caption: str,
+        keyboard: Sequence[Sequence[Button]] | None = None,
     ) -> Sent:
         """Send a photo with an HTML caption to a group, within the group's budget."""
         spent = await self._spend(chat_id)
@@ -207,6 +218,7 @@ class Sender:
                 caption=_fit(caption, CAPTION_LIMIT),
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
+                reply_markup=markup(keyboard),
             ),
             chat_id=chat_id,
             new=True,
@@ -347,6 +359,79 @@ class Sender:
                 return sent
             await asyncio.sleep(wait)
         return sent
+
+    async def ephemeral_photo(
+        self, to: Ephemeral, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
+    ) -> Sent:
+        """Send a photo only `to.receiver_user_id` sees in the group (sendPhoto with
+        `ephemeral_message_parameters`); `Sent.message_id` is its `ephemeral_message_id`."""
+        parameters: dict[str, object] = {"receiver_user_id": to.receiver_user_id}
+        if to.callback_query_id is not None:
+            parameters["callback_query_id"] = to.callback_query_id
+        if to.replace_callback_query_message:
+            parameters["replace_callback_query_message"] = True
+        kwargs: dict[str, object] = {
+            "chat_id": to.chat_id,
+            "photo": InputFile(png, filename="hand.png"),
+            "caption": _fit(caption, CAPTION_LIMIT),
+            "parse_mode": ParseMode.HTML,
+            "ephemeral_message_parameters": parameters,
+        }
+        if to.thread_id is not None:
+            kwargs["message_thread_id"] = to.thread_id
+        shown = markup(keyboard)
+        if shown is not None:
+            kwargs["reply_markup"] = shown
+        sent = await self._call(
+            "sendPhoto (ephemeral)",
+            lambda: self.bot.do_api_request(_SEND_PHOTO, api_kwargs=kwargs),
+            chat_id=to.chat_id,
+        )
+        return sent
+
+    async def edit_ephemeral_photo(
+        self,
+        chat_id: int,
+        receiver_user_id: int,
+        ephemeral_message_id: int,
+        png: bytes,
+        caption: str,
+        keyboard: Sequence[Sequence[Button]],
+    ) -> Sent:
+        """Replace an ephemeral photo's picture (a new upload, Bot API 10.3), caption and
+        keyboard."""
+        media = InputMediaPhoto(
+            png, caption=_fit(caption, CAPTION_LIMIT), parse_mode=ParseMode.HTML
+        )
+        kwargs: dict[str, object] = {
+            "chat_id": chat_id,
+            "receiver_user_id": receiver_user_id,
+            "ephemeral_message_id": ephemeral_message_id,
+            "media": media,
+        }
+        shown = markup(keyboard)
+        if shown is not None:
+            kwargs["reply_markup"] = shown
+        return await self._call(
+            "editEphemeralMessageMedia",
+            lambda: self.bot.do_api_request("editEphemeralMessageMedia", api_kwargs=kwargs),
+            chat_id=chat_id,
+        )
+
+    async def delete_ephemeral(
+        self, chat_id: int, receiver_user_id: int, ephemeral_message_id: int
+    ) -> Sent:
+        """Delete an ephemeral message."""
+        kwargs: dict[str, object] = {
+            "chat_id": chat_id,
+            "receiver_user_id": receiver_user_id,
+            "ephemeral_message_id": ephemeral_message_id,
+        }
+        return await self._call(
+            "deleteEphemeralMessage",
+            lambda: self.bot.do_api_request("deleteEphemeralMessage", api_kwargs=kwargs),
+            chat_id=chat_id,
+        )
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether a user is an administrator (or the creator) of a group."""

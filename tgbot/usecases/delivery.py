@@ -42,6 +42,7 @@ from .clocks import handle_deadline
 from .context import Context, group_texts
 from .history import deliver_replay, due
 from .lobby import draw_lobby
+from .panels import board_keyboard
 from .reconcile import confirmed_send, floor_before
 from .screens import refresh_private
 
@@ -273,7 +274,9 @@ async def _board(ctx: Context, record: GameRecord) -> None:
     await _send_group(
         ctx,
         record,
-        lambda: ctx.sender.group_photo(record.chat_id, record.thread_id, png, caption),
+        lambda: ctx.sender.group_photo(
+            record.chat_id, record.thread_id, png, caption, board_keyboard(record)
+        ),
         done,
     )
 
