@@ -144,6 +144,14 @@ def turn_reminder(lang: Language, *, chat: str, seconds: int) -> str:
 
 
 @notice
+def joined(lang: Language, *, chat: str) -> str:
+    """A player joined a lobby (`chat`: the group's escaped title)."""
+    return texts(lang).gettext(
+        "You joined the game in <b>{chat}</b>. Your cards will appear here.", chat=chat
+    )
+
+
+@notice
 def unreachable(lang: Language, *, name: str, bot: str) -> str:
     """A player's private chat refused the bot (`name`: their mention)."""
     return texts(lang).gettext(

@@ -39,6 +39,7 @@ class Owed:
     deletions: tuple[tuple[int, int], ...] = ()  # (chat, message) replaced by a newer post
     notes: tuple[tuple[int, Message], ...] = ()  # (player, line) shown once on their live message
     replays: tuple[int, ...] = ()  # round replays owed to the group, then END (see above)
+    private_texts: tuple[tuple[int, Message], ...] = ()  # (user, text) sent once, on its own
     lobby_text: Message | None = None  # what the lobby message must come to say (edited)
     lobby_redraw: bool = False  # the lobby message must be drawn again (a drawing failed)
     waits: tuple[tuple[int, float, int], ...] = ()  # (chat, not before, failed attempts)
@@ -56,6 +57,7 @@ class Owed:
             or self.edits
             or self.deletions
             or self.replays
+            or self.private_texts
         )
 
 
@@ -77,6 +79,7 @@ def owe(
     edits: Iterable[int] = (),
     notes: Sequence[tuple[int, str | Message]] = (),
     replays: Sequence[int] = (),
+    private_texts: Sequence[tuple[int, str | Message]] = (),
 ) -> Owed:
     """Add a move's announcements to what is owed (coalescing board posts); a plain string is
     text already rendered, a typed message (`tgbot.notices`) is rendered at delivery."""
@@ -95,6 +98,7 @@ def owe(
         deletions=owed.deletions,
         notes=(*owed.notes, *((u, as_message(n)) for u, n in notes)),
         replays=(*owed.replays, *(r for r in replays if r not in owed.replays)),
+        private_texts=(*owed.private_texts, *((u, as_message(t)) for u, t in private_texts)),
         lobby_text=owed.lobby_text,
         lobby_redraw=owed.lobby_redraw,
         waits=owed.waits,
@@ -137,6 +141,14 @@ def board_posted(owed: Owed, version: int, lines: Sequence[Message]) -> Owed:
     rest = owed.board_lines[shown:]
     done = owed.board_version is not None and version >= owed.board_version
     return replace(owed, board_lines=rest, board_version=None if done else owed.board_version)
+
+
+def private_text_sent(owed: Owed, user_id: int, text: Message) -> Owed:
+    """Strike off a private text once sent (or refused for good)."""
+    left = list(owed.private_texts)
+    if (user_id, text) in left:
+        left.remove((user_id, text))
+    return replace(owed, private_texts=tuple(left))
 
 
 def notes_for(owed: Owed, user_id: int) -> tuple[Message, ...]:

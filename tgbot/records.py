@@ -19,9 +19,9 @@ seconds):
 `invited` are a rematch lobby's players of the game before who have not confirmed yet;
 `rematch` is the lobby a finished game's "Same players again" opened.
 
-`owed` (`tgbot.outbox`): `texts`, `board_lines`, `notes` ([player, message]) and `lobby_text`
-hold typed messages in the JSON form of `tgbot.notices` (a plain string is text rendered before
-it was owed, as records written before typed messages hold), for instance
+`owed` (`tgbot.outbox`): `texts`, `board_lines`, `notes` and `private_texts` ([user, message])
+and `lobby_text` hold typed messages in the JSON form of `tgbot.notices` (a plain string is text
+rendered before it was owed, as records written before typed messages hold), for instance
 `{"k": "Told", "event": {"k": "TunnelPlaced", "player": 111, "card": "CROSS", "at": [1, 0],
 "rotated": false}}` or `{"k": "Said", "kind": "game_cancelled", "args": {}}`.
 
@@ -230,6 +230,7 @@ def record_to_json(record: GameRecord) -> str:
             "edits": list(record.owed.edits),
             "deletions": [[c, m] for c, m in record.owed.deletions],
             "notes": [[u, to_doc(m)] for u, m in record.owed.notes],
+            "private_texts": [[u, to_doc(m)] for u, m in record.owed.private_texts],
             "replays": list(record.owed.replays),
             "lobby_text": None
             if record.owed.lobby_text is None
@@ -370,6 +371,10 @@ def _owed(value: object) -> Owed:
             for u, note in _list(doc.get("notes", []), "owed.notes")
         ),
         replays=tuple(_int(r, "owed.replays[]") for r in _list(doc.get("replays", []), "replays")),
+        private_texts=tuple(
+            (_int(u, "owed.private_texts user"), _message(m, "owed.private_texts text"))
+            for u, m in _list(doc.get("private_texts", []), "owed.private_texts")
+        ),
         lobby_text=_opt_message(doc.get("lobby_text"), "owed.lobby_text"),
         lobby_redraw=_bool(doc.get("lobby_redraw", False), "owed.lobby_redraw"),
         waits=tuple(

@@ -14,7 +14,7 @@ from engine.model import Phase
 from engine.timeline import Deed, Entry
 from tgbot.callback import CancelGame, GameId, SetLanguage
 from tgbot.i18n import texts
-from tgbot.notice_texts import game_cancelled, missed_turn, render
+from tgbot.notice_texts import game_cancelled, joined, missed_turn, render
 from tgbot.notices import (
     GameOver,
     GameStarted,
@@ -29,6 +29,7 @@ from tgbot.notices import (
     to_doc,
 )
 from tgbot.outbox import owe
+from tgbot.ports import Fate
 from tgbot.records import CorruptRecordError, GameRecord, record_from_json, record_to_json
 from tgbot.store import Decision
 from tgbot.usecases.turns import after_move, moved
@@ -248,3 +249,23 @@ def _saving(new: GameRecord) -> Callable[[GameRecord | None], Decision[None]]:
 
 def _old_record() -> GameRecord:
     return GameRecord("Game000001", GROUP, None, EN, ANN, 0, 0)
+
+
+# ---------------------------------------------------------------- "you joined", owed
+
+
+async def test_you_joined_is_owed_until_a_throttled_send_goes_through(table: Table) -> None:
+    gid = await table.open(ANN)
+    table.sender.fail("private_text", Fate.RETRY, retry_after=5)
+    await table.join(gid, BOB)
+    record = await table.record(gid)
+    assert record.lobby.has_player(BOB) and [u for u, _ in record.owed.private_texts] == [BOB]
+    assert not any("You joined" in t for t in table.said(BOB))
+    await table.service.tap(person(BOB), SetLanguage(KO), BOB, None)  # meanwhile, in Korean
+    table.clock.advance(5.1)
+    await table.service.sweep()
+    hello = joined(KO, chat="The Mine")
+    assert table.said(BOB).count(hello) == 1
+    assert (await table.record(gid)).owed.private_texts == ()
+    await table.service.sweep()
+    assert table.said(BOB).count(hello) == 1  # once

@@ -32,6 +32,7 @@ from ..outbox import (
     notes_for,
     owe,
     private_sent,
+    private_text_sent,
     text_sent,
     wait,
     waiting,
@@ -92,7 +93,7 @@ async def deliver_one(ctx: Context, record: GameRecord) -> bool:
 def plan(ctx: Context, record: GameRecord) -> list[Step]:
     """The next item of every owed chat that is not waiting, one per chat (so each chat's items
     leave in order): in a chat, deletions first; in the group then the lobby, texts, replays and
-    the board; in private chats the live messages."""
+    the board; in private chats texts of their own, then the live messages."""
     owed, now = record.owed, ctx.clock()
     steps: dict[int, Step] = {}
     for chat, message in owed.deletions:
@@ -103,6 +104,9 @@ def plan(ctx: Context, record: GameRecord) -> list[Step]:
         step = _group_step(ctx, record)
         if step is not None:
             steps[group] = step
+    for user, text in owed.private_texts:
+        if user not in steps and not waiting(owed, user, now):
+            steps[user] = functools.partial(_private_text, ctx, record, user, text)
     if record.state is not None:
         for fresh, users in ((True, owed.fresh), (False, owed.edits)):
             for user in users:
@@ -342,6 +346,26 @@ async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) 
         await ctx.strike(record.game_id, _unreachable(ctx, user, fresh))
         return
     await _failed(ctx, record, user, sent, _private_done(user, True))
+
+
+async def _private_text(ctx: Context, record: GameRecord, user: int, message: Message) -> None:
+    """A text sent once to a person's private chat (such as "you joined"), in their language."""
+    text = render(message, record, player_language(record, user))
+
+    def done(r: GameRecord) -> GameRecord:
+        return dataclasses.replace(r, owed=private_text_sent(r.owed, user, message))
+
+    if not text.strip():
+        await ctx.strike(record.game_id, done)
+        return
+    floor = await floor_before(ctx, user)
+    sent = await ctx.sender.private_text(user, text)
+    if sent.ok and sent.message_id is not None:
+        await confirmed_send(ctx, record, user, sent, done)
+        return
+    if sent.fate is Fate.UNKNOWN:
+        await ctx.strike(record.game_id, lambda r: _doubted(r, user, floor))
+    await _failed(ctx, record, user, sent, done)
 
 
 def _private_done(user: int, fresh: bool) -> Change:

@@ -386,11 +386,7 @@ async def join(ctx: Context, gid: GameId, person: Person) -> None:
         return
     await ctx.store.add_user_game(person.user_id, gid)
     await keep_lobby(ctx, done.record)
-    joined = tr.gettext(
-        "You joined the game in <b>{chat}</b>. Your cards will appear here.",
-        chat=presenter.escape_text(done.record.title),
-    )
-    await ctx.sender.private_text(person.user_id, joined)
+    await ctx.deliver(gid)  # "you joined", owed with the join
     await refresh_lobby(ctx, gid)
 
 

@@ -334,6 +334,9 @@ def decide_join(
         player = LobbyPlayer(person.user_id, person.name, language, person.username)
         invited = tuple(p for p in lobby.invited if p.user_id != person.user_id)
         lobby = lobby.changed(players=(*lobby.players, player), invited=invited)
-        return Decision(None, dataclasses.replace(record, lobby=lobby, updated_at=now))
+        # Owed, so that a refused or throttled send is tried again (in their language then).
+        hello = notices.said(notice_texts.joined, chat=presenter.escape_text(record.title))
+        owed = owe(record.owed, private_texts=[(person.user_id, hello)])
+        return Decision(None, dataclasses.replace(record, lobby=lobby, updated_at=now, owed=owed))
 
     return decide
