@@ -152,6 +152,14 @@ def joined(lang: Language, *, chat: str) -> str:
 
 
 @notice
+def bot_removed(lang: Language, *, chat: str) -> str:
+    """The bot was removed from a group (`chat`: its escaped title): its game ended."""
+    return texts(lang).gettext(
+        "I was removed from <b>{chat}</b>, so the game there has ended.", chat=chat
+    )
+
+
+@notice
 def unreachable(lang: Language, *, name: str, bot: str) -> str:
     """A player's private chat refused the bot (`name`: their mention)."""
     return texts(lang).gettext(

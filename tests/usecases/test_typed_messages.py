@@ -14,7 +14,7 @@ from engine.model import Phase
 from engine.timeline import Deed, Entry
 from tgbot.callback import CancelGame, GameId, SetLanguage
 from tgbot.i18n import texts
-from tgbot.notice_texts import game_cancelled, joined, missed_turn, render
+from tgbot.notice_texts import bot_removed, game_cancelled, joined, missed_turn, render
 from tgbot.notices import (
     GameOver,
     GameStarted,
@@ -269,3 +269,16 @@ async def test_you_joined_is_owed_until_a_throttled_send_goes_through(table: Tab
     assert (await table.record(gid)).owed.private_texts == ()
     await table.service.sweep()
     assert table.said(BOB).count(hello) == 1  # once
+
+
+async def test_the_bot_removed_note_is_owed_until_it_goes_through(table: Table) -> None:
+    gid = await table.start()
+    table.sender.fail("private_text", Fate.RETRY, times=3)  # every player's note, once
+    await table.service.bot_removed(GROUP)
+    record = await table.record(gid)
+    assert sorted(u for u, _ in record.owed.private_texts) == [ANN, BOB, CAT]
+    table.clock.advance(1.1)
+    await table.service.sweep()
+    removed = bot_removed(EN, chat="The Mine")
+    assert [table.said(u).count(removed) for u in (ANN, BOB, CAT)] == [1, 1, 1]
+    assert (await table.record(gid)).owed.is_empty
