@@ -17,6 +17,7 @@ from .i18n import Language, texts
 from .names import card_name
 from .notices import (
     NOTICES,
+    WITH_RECORD,
     GameOver,
     GameStarted,
     Message,
@@ -41,7 +42,8 @@ def render(message: Message, record: GameRecord, lang: Language) -> str:
         if function is None:  # written by a newer version of the bot: nothing to say here
             log.warning("game %s: an unknown notice %r", record.game_id, message.kind)
             return ""
-        return function(lang, **message.arguments)
+        given = {"record": record} if message.kind in WITH_RECORD else {}
+        return function(lang, **message.arguments, **given)
     names = presenter.names_of(record)
     if isinstance(message, Told):
         return "\n".join(presenter.move_lines([message.event], names, lang))

@@ -10,7 +10,8 @@ player knows, such as the cards the computer discarded for them).
 
 A notice that needs no engine data is a `Said`: the name of a presenter function registered
 with `@notice` (it takes the language, then keyword arguments that JSON can hold, and returns
-the text) with its arguments, made by `said(function, **arguments)`.
+the text; given a `record` parameter, it also gets the game's record at delivery, e.g. for
+names) with its arguments, made by `said(function, **arguments)`.
 
 The JSON form (`to_doc`, `from_doc`): a `Rendered` text is the plain string (so the texts
 of records written before typed messages read as already rendered), anything else an object
@@ -21,6 +22,7 @@ written by name, tuples as lists, nested values the same way.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import types
 import typing
@@ -131,14 +133,18 @@ class Said:
 Message = Rendered | Told | RoundOver | GameOver | GameStarted | PlayedForYou | Said
 
 NOTICES: dict[str, Callable[..., str]] = {}  # kind -> presenter function (see `notice`)
+WITH_RECORD: set[str] = set()  # kinds whose function takes the delivered record (`record=`)
 F = TypeVar("F", bound=Callable[..., str])
 
 
 def notice(function: F) -> F:
-    """Register a presenter function `f(lang, **json_arguments) -> str` as a notice kind."""
+    """Register a presenter function `f(lang, **json_arguments) -> str` as a notice kind (one
+    with a `record` parameter is also given the game's record at delivery, for its names)."""
     known = NOTICES.setdefault(function.__name__, function)
     if known is not function:
         raise ValueError(f"two notices named {function.__name__}")
+    if "record" in inspect.signature(function).parameters:
+        WITH_RECORD.add(function.__name__)
     return function
 
 
@@ -146,6 +152,8 @@ def said(function: Callable[..., str], /, **arguments: Json) -> Said:
     """The notice `function(lang, **arguments)` owed, rendered at delivery."""
     if NOTICES.get(function.__name__) is not function:
         raise ValueError(f"{function.__name__} is not registered with @notice")
+    if "record" in arguments:
+        raise ValueError("the record is given at delivery, not owed")
     return Said(function.__name__, json.dumps(arguments, sort_keys=True, ensure_ascii=False))
 
 

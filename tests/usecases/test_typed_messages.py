@@ -12,8 +12,9 @@ from engine import Card, Edition, Role, RoundResult, Side, apply, current_player
 from engine.events import CardsDiscarded, GoalPeeked, TunnelPlaced
 from engine.model import Phase
 from engine.timeline import Deed, Entry
+from tgbot import presenter
 from tgbot.callback import CancelGame, GameId, SetLanguage
-from tgbot.i18n import texts
+from tgbot.i18n import Language, texts
 from tgbot.notice_texts import bot_removed, game_cancelled, joined, missed_turn, render
 from tgbot.notices import (
     GameOver,
@@ -25,12 +26,20 @@ from tgbot.notices import (
     Said,
     Told,
     from_doc,
+    notice,
     said,
     to_doc,
 )
 from tgbot.outbox import owe
 from tgbot.ports import Fate
-from tgbot.records import CorruptRecordError, GameRecord, record_from_json, record_to_json
+from tgbot.records import (
+    CorruptRecordError,
+    GameRecord,
+    Lobby,
+    LobbyPlayer,
+    record_from_json,
+    record_to_json,
+)
 from tgbot.store import Decision
 from tgbot.usecases.turns import after_move, moved
 
@@ -135,6 +144,27 @@ def test_a_notice_renders_from_its_arguments_in_the_language_asked() -> None:
     assert render(notice, record, EN) == missed_turn(EN, name="Ann")
     assert render(notice, record, KO) == missed_turn(KO, name="Ann") != render(notice, record, EN)
     assert render(Said("from_a_newer_bot"), record, EN) == ""
+
+
+@notice
+def named_in_test(lang: Language, *, record: GameRecord, player: int) -> str:
+    """A notice that names a player from the record delivered."""
+    return texts(lang).gettext("{name} passed", name=presenter.names_of(record)[player])
+
+
+def test_a_notice_taking_the_record_gets_the_one_delivered() -> None:
+    record = _old_record()
+    record = dataclasses.replace(record, lobby=Lobby(players=(LobbyPlayer(BOB, "Bob", EN),)))
+    notice = said(named_in_test, player=BOB)
+    assert render(notice, record, EN) == "Bob passed"
+    renamed = Lobby(players=(LobbyPlayer(BOB, "Robert", KO),))
+    assert "Robert" in render(notice, dataclasses.replace(record, lobby=renamed), KO)
+    try:
+        said(named_in_test, player=BOB, record=None)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a record was owed")
 
 
 # ---------------------------------------------------------------- languages at delivery
