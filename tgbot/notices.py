@@ -22,6 +22,7 @@ written by name, tuples as lists, nested values the same way.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import json
 import types
@@ -183,13 +184,7 @@ _KINDS: dict[str, type] = {
         *TELLABLE,
     )
 }
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
-    return _HINTS[cls]
+Decode = Callable[[object], object]
 
 
 def to_doc(message: Message) -> Json:
@@ -204,9 +199,15 @@ def from_doc(doc: object) -> Message:
     if isinstance(doc, str):
         return Rendered(doc)
     try:
-        return typing.cast(Message, _decode(Message, doc))
+        return typing.cast(Message, _decoder(Message)(doc))
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a message: {doc!r}") from exc
+
+
+@functools.cache
+def _fields(cls: type) -> tuple[tuple[str, object], ...]:
+    """A dataclass's fields with their defaults (MISSING when none)."""
+    return tuple((f.name, f.default) for f in dataclasses.fields(cls))
 
 
 def _encode(value: object) -> Json:
@@ -220,52 +221,82 @@ def _encode(value: object) -> Json:
         return {"k": "Said", "kind": value.kind, "args": value.arguments}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         doc: dict[str, Json] = {"k": type(value).__name__}
-        for f in dataclasses.fields(value):
-            item = getattr(value, f.name)
-            if f.default is dataclasses.MISSING or item != f.default:
-                doc[f.name] = _encode(item)
+        for name, default in _fields(type(value)):
+            item = getattr(value, name)
+            if default is dataclasses.MISSING or item != default:
+                doc[name] = _encode(item)
         return doc
     raise ValueError(f"cannot write {value!r} in a message")
 
 
-def _decode(tp: Any, doc: object) -> object:
+@functools.cache
+def _decoder(tp: Any) -> Decode:
+    """How to read a value of type `tp` from JSON (made once per type)."""
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
-        options = typing.get_args(tp)
-        if doc is None and type(None) in options:
-            return None
-        if isinstance(doc, dict):
-            cls = _KINDS.get(str(doc.get("k")))
-            if cls is None or cls not in options:
-                raise ValueError(f"not a kind expected here: {doc.get('k')!r}")
-            return _decode(cls, doc)
-        rest = [o for o in options if o is not type(None)]
-        if len(rest) != 1:
-            raise ValueError(f"ambiguous value {doc!r}")
-        return _decode(rest[0], doc)
+        return _union_decoder(typing.get_args(tp))
     if origin is tuple:
-        if not isinstance(doc, list):
-            raise ValueError(f"expected a list, got {doc!r}")
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], d) for d in doc)
-        if len(args) != len(doc):
-            raise ValueError(f"expected {len(args)} items, got {doc!r}")
-        return tuple(_decode(a, d) for a, d in zip(args, doc, strict=True))
+            item = _decoder(args[0])
+            return lambda doc: tuple(item(d) for d in _array(doc))
+        items = tuple(_decoder(a) for a in args)
+
+        def fixed(doc: object) -> object:
+            values = _array(doc)
+            if len(values) != len(items):
+                raise ValueError(f"expected {len(items)} items, got {doc!r}")
+            return tuple(read(d) for read, d in zip(items, values, strict=True))
+
+        return fixed
     if isinstance(tp, type) and issubclass(tp, Enum):
-        return tp[_exact(str, doc)]
+        enum: type[Enum] = tp
+        return lambda doc: enum[_exact(str, doc)]
     if tp is Said:
-        said_doc = _object(doc)
-        arguments = _object(said_doc.get("args", {}))
-        kind = _exact(str, said_doc["kind"])
-        return Said(kind, json.dumps(arguments, sort_keys=True, ensure_ascii=False))
+        return _said
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        fields = _object(doc).items()
-        return tp(**{k: _decode(hints[k], v) for k, v in fields if k != "k"})
+        return _dataclass_decoder(tp)
     if tp in (int, bool, str):
-        return _exact(tp, doc)
+        return lambda doc: _exact(tp, doc)
     raise ValueError(f"cannot read a {tp!r}")
+
+
+def _union_decoder(options: tuple[Any, ...]) -> Decode:
+    optional = type(None) in options
+    rest = [o for o in options if o is not type(None)]
+    kinds = {o.__name__: o for o in rest if isinstance(o, type) and dataclasses.is_dataclass(o)}
+    single = _decoder(rest[0]) if len(rest) == 1 else None
+
+    def read(doc: object) -> object:
+        if doc is None and optional:
+            return None
+        if isinstance(doc, dict) and kinds:
+            cls = kinds.get(str(doc.get("k")))
+            if cls is None:
+                raise ValueError(f"not a kind expected here: {doc.get('k')!r}")
+            return _decoder(cls)(doc)
+        if single is None:
+            raise ValueError(f"ambiguous value {doc!r}")
+        return single(doc)
+
+    return read
+
+
+def _dataclass_decoder(cls: type) -> Decode:
+    hints = typing.get_type_hints(cls)
+    fields = {name: _decoder(hints[name]) for name, _ in _fields(cls)}
+
+    def read(doc: object) -> object:
+        return cls(**{k: fields[k](v) for k, v in _object(doc).items() if k != "k"})
+
+    return read
+
+
+def _said(doc: object) -> Said:
+    said_doc = _object(doc)
+    arguments = _object(said_doc.get("args", {}))
+    kind = _exact(str, said_doc["kind"])
+    return Said(kind, json.dumps(arguments, sort_keys=True, ensure_ascii=False))
 
 
 T = TypeVar("T")
@@ -274,6 +305,12 @@ T = TypeVar("T")
 def _exact(tp: type[T], value: object) -> T:
     if type(value) is not tp:
         raise ValueError(f"expected {tp.__name__}, got {value!r}")
+    return value
+
+
+def _array(value: object) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list, got {value!r}")
     return value
 
 
