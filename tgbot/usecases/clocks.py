@@ -9,15 +9,15 @@ from dataclasses import dataclass
 
 from engine import Discard, Transition, apply, current_player
 
-from .. import presenter
+from .. import notice_texts, presenter
 from ..clocks import MISSES_FOR_AUTO, DeadlineKind, parse_member
 from ..i18n import Texts, texts
-from ..names import card_name
+from ..notices import Message, PlayedForYou, said, told
 from ..outbox import owe
 from ..records import GameRecord, Status, is_computer_id
 from ..store import ContentionError, Decision
 from .computers import Planned, awaited, computer_turn, plan
-from .context import Context, Person, Place, contended, fit, no_game, player_language
+from .context import Context, Person, Place, contended, fit, no_game
 from .lobby import expire
 from .turns import after_move, moved
 
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 class Served:
     """What a due deadline decided: a reminder to send, or a move made (its version before)."""
 
-    remind: tuple[int, str] | None = None
+    remind: tuple[int, Message] | None = None
     before: int | None = None
 
 
@@ -86,14 +86,10 @@ def _decide_deadline(
     return decide
 
 
-def _reminder(record: GameRecord, player: int, now: int) -> str:
-    lang = player_language(record, player)
+def _reminder(record: GameRecord, player: int, now: int) -> Message:
     end = record.turn_started_at + 3600 * (record.lobby.turn_limit_hours or 0)
-    return texts(lang).gettext(
-        "⏰ Your turn in <b>{chat}</b> ends in {time}.",
-        chat=presenter.escape_text(record.title),
-        time=presenter.duration(lang, max(0, end - now)),
-    )
+    chat = presenter.escape_text(record.title)
+    return said(notice_texts.turn_reminder, chat=chat, seconds=max(0, end - now))
 
 
 def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Served]:
@@ -102,34 +98,19 @@ def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Serve
     state = record.state
     assert state is not None
     player = planned.player
-    tr = texts(player_language(record, player))
-    group = texts(record.language)
     name = _mention(record, player)
     transition = apply(state, player, planned.action)
-    played = _played(record, planned, transition, tr)
-    notes = [(player, tr.gettext("Time is up: the computer played for you ({what}).", what=played))]
-    announcements: list[str] = []
+    notes: list[tuple[int, Message]] = [(player, _played(planned, transition))]
+    announcements: list[Message] = []
     misses = dict(record.misses)
     automatic = list(record.automatic)
     if player not in automatic:
         misses[player] = misses.get(player, 0) + 1
-        announcements.append(
-            group.gettext(
-                "{name} did not play in time, so the computer played for them.", name=name
-            )
-        )
+        announcements.append(said(notice_texts.missed_turn, name=name))
         if misses[player] >= MISSES_FOR_AUTO:
             automatic.append(player)
-            announcements.append(
-                group.gettext(
-                    "{name} is away: the computer plays for them until they come back.", name=name
-                )
-            )
-            away = tr.gettext(
-                "You missed several turns, so the computer now plays for you. Tap any button to"
-                " take your seat back."
-            )
-            notes.append((player, away))
+            announcements.append(said(notice_texts.away, name=name))
+            notes.append((player, said(notice_texts.away_note)))
     updated = dataclasses.replace(
         record, misses=tuple(sorted(misses.items())), automatic=tuple(automatic)
     )
@@ -146,14 +127,12 @@ def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Serve
     return Decision(Served(before=state.version), new)
 
 
-def _played(record: GameRecord, planned: Planned, transition: Transition, tr: Texts) -> str:
+def _played(planned: Planned, transition: Transition) -> PlayedForYou:
     """What the computer played for a player, told to them (their own discards by name)."""
     action = planned.action
     if isinstance(action, Discard):
-        cards = ", ".join(presenter.escape_text(card_name(tr, c)) for c in action.cards)
-        return tr.gettext("discarded {card}", card=cards)
-    names = presenter.names_of(record)
-    return "; ".join(presenter.move_lines(transition.events, names, tr.language))
+        return PlayedForYou(discarded=action.cards)
+    return PlayedForYou(moves=told(transition.events))
 
 
 def _mention(record: GameRecord, user_id: int) -> str:
@@ -295,9 +274,7 @@ def _stand_in(record: GameRecord, planned: Planned, now: int) -> Decision[Vote]:
     updated = dataclasses.replace(
         record, automatic=(*[u for u in record.automatic if u != player], player)
     )
-    text = texts(record.language).gettext(
-        "The computer now plays for {name} until they come back.", name=_mention(record, player)
-    )
+    text = said(notice_texts.stood_in, name=_mention(record, player))
     transition = apply(state, player, planned.action)
     new = moved(
         updated, transition, player, now, action=planned.action, stand_in=True, texts=[text]

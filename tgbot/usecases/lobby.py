@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import lobby_texts, menus, presenter
+from .. import lobby_texts, menus, notice_texts, notices, presenter
 from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
 from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
@@ -153,10 +153,7 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
             return Decision(False)
         if record.lobby.revision != revision:
             return Decision(False)  # it changed since: a later deadline stands
-        said = texts(record.language).gettext(
-            "This lobby expired after a day without anyone joining, leaving or changing it."
-            " Open a new game with /new."
-        )
+        said = notices.said(notice_texts.lobby_expired)
         owed = dataclasses.replace(record.owed, lobby_text=said)
         expired = dataclasses.replace(record, status=Status.CANCELLED, updated_at=now, owed=owed)
         return Decision(True, expired)
@@ -389,11 +386,7 @@ async def join(ctx: Context, gid: GameId, person: Person) -> None:
         return
     await ctx.store.add_user_game(person.user_id, gid)
     await keep_lobby(ctx, done.record)
-    joined = tr.gettext(
-        "You joined the game in <b>{chat}</b>. Your cards will appear here.",
-        chat=presenter.escape_text(done.record.title),
-    )
-    await ctx.sender.private_text(person.user_id, joined)
+    await ctx.deliver(gid)  # "you joined", owed with the join
     await refresh_lobby(ctx, gid)
 
 

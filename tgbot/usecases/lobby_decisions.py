@@ -14,7 +14,7 @@ from enum import Enum
 from engine import Options, new_game
 from engine.model import GoldRule
 
-from .. import lobby_texts, presenter
+from .. import lobby_texts, notice_texts, notices, presenter
 from ..callback import (
     AddComputer,
     CancelGame,
@@ -35,7 +35,7 @@ from ..links import join_payload, start_link
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import Decision
-from .context import Person, Toast, gone, invalid_button, player_language
+from .context import Person, Toast, gone, invalid_button
 
 START_GRACE_SECONDS = 120  # after this, any joined player may start the lobby's game
 
@@ -160,13 +160,10 @@ def cancelled_owed(record: GameRecord) -> Owed:
     """What a cancelled game owes: the lobby says so (a game in play says it where people look,
     at the bottom of the chat), and every person's live message says so too (a practice game
     says it once, on the hand: its chat is the same)."""
-    said = texts(record.language).gettext("The game was cancelled.")
+    said = notices.said(notice_texts.game_cancelled)
     if record.state is None:
         return dataclasses.replace(record.owed, lobby_text=said)
-    notes = [
-        (uid, texts(player_language(record, uid)).gettext("The game was cancelled."))
-        for uid in record.human_ids
-    ]
+    notes = [(uid, said) for uid in record.human_ids]
     # A game dealt also owes its archive (the group's history keeps cancelled games too).
     shown, replays = ([], []) if record.is_practice else ([said], [END])
     return owe(record.owed, texts=shown, notes=notes, replays=replays)
@@ -241,19 +238,11 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
         updated_at=req.now,
         turn_started_at=req.now,
     )
-    group = texts(record.language)
-    count = len(lobby.players)
-    started = group.ngettext(
-        "The game has started with {count} player. Good digging!",
-        "The game has started with {count} players. Good digging!",
-        count,
-        count=count,
-    )
     anyone = req.now - record.created_at >= START_GRACE_SECONDS
-    said = lobby_texts.lobby_text(new, record.language, can_anyone_start=anyone)
     owed = owe(record.owed, board_version=state.version, fresh=people)
     if record.messages.lobby is not None:
-        owed = dataclasses.replace(owed, lobby_text=said + "\n\n" + started)
+        said = notices.GameStarted(can_anyone_start=anyone, players=len(lobby.players))
+        owed = dataclasses.replace(owed, lobby_text=said)
     new = dataclasses.replace(new, owed=owed)
     return Decision(Outcome(Toast(tr.pgettext("toast", "Done!")), Then.STARTED), new)
 
@@ -345,6 +334,9 @@ def decide_join(
         player = LobbyPlayer(person.user_id, person.name, language, person.username)
         invited = tuple(p for p in lobby.invited if p.user_id != person.user_id)
         lobby = lobby.changed(players=(*lobby.players, player), invited=invited)
-        return Decision(None, dataclasses.replace(record, lobby=lobby, updated_at=now))
+        # Owed, so that a refused or throttled send is tried again (in their language then).
+        hello = notices.said(notice_texts.joined, chat=presenter.escape_text(record.title))
+        owed = owe(record.owed, private_texts=[(person.user_id, hello)])
+        return Decision(None, dataclasses.replace(record, lobby=lobby, updated_at=now, owed=owed))
 
     return decide

@@ -12,6 +12,7 @@ from engine.events import (
     GameEnded,
     GoalPeeked,
     GoldReceived,
+    GoldStolen,
     HandDealt,
     RoleDealt,
     RoleSeen,
@@ -22,6 +23,7 @@ from engine.timeline import Entry
 
 from .. import clocks, presenter
 from ..archives import round_deeds
+from ..notices import GameOver, Message, RoundOver, Told, as_message, told
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Status, is_computer_id
 from .context import FINISHED_TTL_SECONDS, Context
@@ -39,25 +41,32 @@ def owed_after(
     """What a move owes the chats: summaries (with the round's `deeds`, by round), the board
     post, a round's replay, the game's end (its archive and message), private messages (to
     people only: a computer player has no chat)."""
-    lang = record.language
-    names = presenter.names_of(record)
-    moves = presenter.move_lines(events, names, lang)
-    announcements: list[str] = []
+    moves: list[Message] = list(told(events))
+    announcements: list[Message] = []
     replays: list[int] = []
+    thefts = tuple(
+        (e.thief, e.victim) for e in events if isinstance(e, GoldStolen) and e.audience is None
+    )
     for i, e in enumerate(events):
         if isinstance(e, RoundEnded):
             starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
-            next_round = e.result.round + 1 if starter is not None else None
-            told = (deeds or {}).get(e.result.round, ())
-            text = presenter.round_text(e.result, names, lang, next_round, starter, events, told)
-            announcements.append("\n".join([*moves, "", text]) if moves else text)
+            round_deeds = (deeds or {}).get(e.result.round, ())
+            over = RoundOver(
+                e.result,
+                moves=tuple(m for m in moves if isinstance(m, Told)),
+                thefts=thefts,
+                deeds=tuple(d for d in round_deeds if d.deed in presenter.TOLD_DEEDS),
+                next_round=e.result.round + 1 if starter is not None else None,
+                starter=starter,
+            )
+            announcements.append(over)
             replays.append(e.result.round)
             moves = []
     people = [u for u in state.players if not is_computer_id(u)]
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
         if record.is_practice:  # its chat is the player's: the scoreboard ends the last board
-            moves.append(presenter.game_text(ended, names, lang, practice=True))
+            moves.append(GameOver(ended.gold, ended.winners, practice=True))
         # Otherwise the scoreboard is the game-end message, sent after the last board (with a
         # rematch), when the game is archived (a practice game is not).
         return owe(
@@ -93,8 +102,8 @@ def moved(
     *,
     action: Action,
     stand_in: bool = False,
-    texts: Sequence[str] = (),
-    notes: Sequence[tuple[int, str]] = (),
+    texts: Sequence[str | Message] = (),
+    notes: Sequence[tuple[int, str | Message]] = (),
 ) -> GameRecord:
     """The record after `actor` played `action` (kept in the game's moves, for the archive and
     the replays), owing its announcements (texts and notes first)."""
@@ -107,7 +116,7 @@ def moved(
     }
     owed = owed_after(record, state, actor, transition.events, deeds)
     if texts:
-        owed = dataclasses.replace(owed, texts=(*texts, *owed.texts))
+        owed = dataclasses.replace(owed, texts=(*map(as_message, texts), *owed.texts))
     if notes:
         owed = owe(owed, notes=notes)
     misses = dict(record.misses)

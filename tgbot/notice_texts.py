@@ -1,0 +1,172 @@
+"""The texts of owed messages (`tgbot.notices`), made at delivery in the recipient's language.
+
+Group messages are rendered in the group's language at delivery, a player's notes in that
+player's; names come from the record delivered. The notices registered here are the ones the
+use cases owe; other presenter modules may register theirs with `@notice` the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+from html import escape
+
+from engine.events import GameEnded, GoldStolen
+
+from . import lobby_texts, presenter
+from .i18n import Language, texts
+from .names import card_name
+from .notices import (
+    NOTICES,
+    WITH_RECORD,
+    GameOver,
+    GameStarted,
+    Message,
+    PlayedForYou,
+    Rendered,
+    RoundOver,
+    Said,
+    Told,
+    notice,
+)
+from .records import GameRecord
+
+log = logging.getLogger(__name__)
+
+
+def render(message: Message, record: GameRecord, lang: Language) -> str:
+    """A message's text in `lang`, with the names of `record` ("" for a notice unknown here)."""
+    if isinstance(message, Rendered):
+        return message.text
+    if isinstance(message, Said):
+        function = NOTICES.get(message.kind)
+        if function is None:  # written by a newer version of the bot: nothing to say here
+            log.warning("game %s: an unknown notice %r", record.game_id, message.kind)
+            return ""
+        given = {"record": record} if message.kind in WITH_RECORD else {}
+        return function(lang, **message.arguments, **given)
+    names = presenter.names_of(record)
+    if isinstance(message, Told):
+        return "\n".join(presenter.move_lines([message.event], names, lang))
+    if isinstance(message, RoundOver):
+        thefts = [GoldStolen(thief, victim) for thief, victim in message.thefts]
+        text = presenter.round_text(
+            message.result,
+            names,
+            lang,
+            message.next_round,
+            message.starter,
+            thefts,
+            message.deeds,
+        )
+        moves = presenter.move_lines([m.event for m in message.moves], names, lang)
+        return "\n".join([*moves, "", text]) if moves else text
+    if isinstance(message, GameOver):
+        ended = GameEnded(message.gold, message.winners)
+        return presenter.game_text(ended, names, lang, practice=message.practice)
+    if isinstance(message, GameStarted):
+        shown = lobby_texts.lobby_text(record, lang, can_anyone_start=message.can_anyone_start)
+        started = texts(lang).ngettext(
+            "The game has started with {count} player. Good digging!",
+            "The game has started with {count} players. Good digging!",
+            message.players,
+            count=message.players,
+        )
+        return shown + "\n\n" + started
+    return _played_for_you(message, record, lang)
+
+
+def _played_for_you(message: PlayedForYou, record: GameRecord, lang: Language) -> str:
+    tr = texts(lang)
+    if message.discarded:
+        cards = ", ".join(escape(card_name(tr, c)) for c in message.discarded)
+        what = tr.gettext("discarded {card}", card=cards)
+    else:
+        names = presenter.names_of(record)
+        what = "; ".join(presenter.move_lines([m.event for m in message.moves], names, lang))
+    return tr.gettext("Time is up: the computer played for you ({what}).", what=what)
+
+
+# ---------------------------------------------------------------- notices
+
+
+@notice
+def game_cancelled(lang: Language) -> str:
+    """A game (or lobby) was cancelled."""
+    return texts(lang).gettext("The game was cancelled.")
+
+
+@notice
+def lobby_expired(lang: Language) -> str:
+    """A lobby expired unchanged."""
+    return texts(lang).gettext(
+        "This lobby expired after a day without anyone joining, leaving or changing it."
+        " Open a new game with /new."
+    )
+
+
+@notice
+def missed_turn(lang: Language, *, name: str) -> str:
+    """A player's time ran out (`name`: their mention)."""
+    return texts(lang).gettext(
+        "{name} did not play in time, so the computer played for them.", name=name
+    )
+
+
+@notice
+def away(lang: Language, *, name: str) -> str:
+    """A player missed turns in a row: the computer plays for them from now on."""
+    return texts(lang).gettext(
+        "{name} is away: the computer plays for them until they come back.", name=name
+    )
+
+
+@notice
+def away_note(lang: Language) -> str:
+    """The private note of a player the computer now plays for."""
+    return texts(lang).gettext(
+        "You missed several turns, so the computer now plays for you. Tap any button to"
+        " take your seat back."
+    )
+
+
+@notice
+def stood_in(lang: Language, *, name: str) -> str:
+    """A /kick passed: the computer plays for the awaited player."""
+    return texts(lang).gettext("The computer now plays for {name} until they come back.", name=name)
+
+
+@notice
+def turn_reminder(lang: Language, *, chat: str, seconds: int) -> str:
+    """A player's turn ends soon (`chat`: the group's escaped title)."""
+    return texts(lang).gettext(
+        "⏰ Your turn in <b>{chat}</b> ends in {time}.",
+        chat=chat,
+        time=presenter.duration(lang, seconds),
+    )
+
+
+@notice
+def joined(lang: Language, *, chat: str) -> str:
+    """A player joined a lobby (`chat`: the group's escaped title)."""
+    return texts(lang).gettext(
+        "You joined the game in <b>{chat}</b>. Your cards will appear here.", chat=chat
+    )
+
+
+@notice
+def bot_removed(lang: Language, *, chat: str) -> str:
+    """The bot was removed from a group (`chat`: its escaped title): its game ended."""
+    return texts(lang).gettext(
+        "I was removed from <b>{chat}</b>, so the game there has ended.", chat=chat
+    )
+
+
+@notice
+def unreachable(lang: Language, *, name: str, bot: str) -> str:
+    """A player's private chat refused the bot (`name`: their mention)."""
+    return texts(lang).gettext(
+        "{name} has blocked me or never started a private chat with me, so I cannot "
+        "send their cards. {name}, open @{bot} and press Start: your cards come at once.",
+        name=name,
+        bot=bot,
+    )
