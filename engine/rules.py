@@ -8,7 +8,16 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from . import board as bd
-from .actions import Action, ClearInFront, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
+from .actions import (
+    Action,
+    ClearInFront,
+    Discard,
+    PlaceTunnel,
+    PlayOnPlayer,
+    Rockfall,
+    Steal,
+    UseMap,
+)
 from .cards import (
     BROKEN_CARD,
     CARDS,
@@ -135,6 +144,7 @@ class _Table:
         self.last_target = s.last_target
         self.results = s.results
         self.thefts = list(s.thefts)
+        self.stealing = list(s.stealing)
         self.net = s.net
         self.events: list[Event] = []
         self.finder: int | None = None
@@ -169,6 +179,7 @@ class _Table:
             last_target=self.last_target,
             results=self.results,
             thefts=tuple(self.thefts),
+            stealing=tuple(self.stealing),
             net=self.net,
         )
 
@@ -323,6 +334,12 @@ def _legal(state: GameState, seat: int) -> tuple[tuple[Action, ...], frozenset[A
 
 
 def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
+    if state.phase is Phase.THEFT:
+        # rule deluxe.payout.theft: any other player who has gold, in seat order.
+        for i, pid in enumerate(state.players):
+            if i != seat and state.gold[i] > 0:
+                yield Steal(pid)
+        return
     hand = state.hands[seat]
     kinds = sorted(set(hand))
     players = state.players
@@ -453,6 +470,11 @@ def _acting_seat(state: GameState, player: PlayerId) -> int:
     return seat
 
 
+def _is_id(value: object) -> bool:
+    """Whether a value is a player id: an integer (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _is_cell(at: object) -> bool:
     """Whether a value is a cell of the grid: a pair of integers (not booleans)."""
     return (
@@ -464,6 +486,17 @@ def _is_cell(at: object) -> bool:
 
 def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
     """Why an action that is not among the legal ones was refused."""
+    if state.phase is Phase.THEFT:
+        thief = state.players[seat]
+        if not isinstance(action, Steal):
+            return IllegalAction(
+                Reason.ROUND_OVER, f"the round is over: {thief} chooses whom to steal from"
+            )
+        return IllegalAction(
+            Reason.BAD_TARGET, f"{action.victim!r} is no other player with gold"[:200]
+        )
+    if isinstance(action, Steal):
+        return IllegalAction(Reason.NOT_AN_ACTION, "a theft is settled at the round's end")
     hand = state.hands[seat]
 
     def card_ok(card: object) -> bool:
@@ -589,6 +622,8 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     )
     if at is not None and not _is_cell(at):  # (True, False) == (1, 0), but is no cell
         raise IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
+    if isinstance(action, Steal) and not _is_id(action.victim):  # Steal(True) == Steal(1)
+        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a player: {action.victim!r}"[:200])
     try:
         legal = action in _legal(state, seat)[1]
     except TypeError:  # an unhashable forgery
@@ -599,6 +634,8 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         except (TypeError, ValueError, IndexError, KeyError, AttributeError):
             refusal = IllegalAction(Reason.NOT_AN_ACTION, f"malformed: {action!r}"[:200])
         raise refusal
+    if isinstance(action, Steal):
+        return _steal(state, seat, action)
     t = _Table(state)
     t.version += 1
     # The last move's mark: set below by what the move acts on (none after a discard).
@@ -752,7 +789,6 @@ def _advance(t: _Table, seat: int) -> None:
 
 
 def _end_round(t: _Table) -> None:
-    n = len(t.players)
     if t.edition is Edition.BASE:
         winners, paid = _pay_base(t)
     else:
@@ -769,8 +805,42 @@ def _end_round(t: _Table) -> None:
     for s in sorted(paid):
         p = t.players[s]
         t.events.append(GoldReceived(p, sum(paid[s]), tuple(paid[s]), audience=p))
-    if t.edition is Edition.DELUXE:
-        _resolve_thefts(t)
+    # rule deluxe.payout.theft: untrapped thieves choose, the last theft played first.
+    t.stealing = [s for s in reversed(t.thefts) if Card.TRAPPED not in t.in_front[s]]
+    _next_thief(t)
+
+
+def _next_thief(t: _Table) -> None:
+    """Wait for the next thief who has someone to steal from; when none is left, move on."""
+    n = len(t.players)
+    while t.stealing:
+        thief = t.stealing[0]
+        if any(t.gold[s] > 0 for s in range(n) if s != thief):
+            t.phase = Phase.THEFT
+            t.turn = thief
+            return
+        t.stealing.pop(0)  # nobody else has gold: this theft takes nothing
+    t.phase = Phase.PLAYING
+    _close_round(t)
+
+
+def _steal(state: GameState, seat: int, action: Steal) -> Transition:
+    """A thief's choice at a round's end (legal already): one nugget moves, the group learns
+    who stole from whom (rules deluxe.payout.theft and privacy.theft)."""
+    t = _Table(state)
+    t.version += 1
+    victim = state.players.index(action.victim)
+    t.gold[victim] -= 1
+    t.gold[seat] += 1
+    t.events.append(GoldStolen(t.players[seat], action.victim))
+    t.stealing.pop(0)
+    _next_thief(t)
+    return Transition(t.freeze(), tuple(t.events))
+
+
+def _close_round(t: _Table) -> None:
+    """After the payout and the thefts: the game's end, or the next round dealt."""
+    n = len(t.players)
     if t.round >= ROUNDS:
         t.phase = Phase.OVER
         t.turn = -1
@@ -927,20 +997,3 @@ def _pay_deluxe(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
     for s, cards in paid.items():
         t.gold[s] += sum(cards)
     return sides, paid
-
-
-# rule deluxe.payout.theft: the engine picks the victim until the thief can choose.
-def _resolve_thefts(t: _Table) -> None:
-    """Each untrapped thief, the last played first, takes 1 nugget from the richest other player."""
-    n = len(t.players)
-    for thief in reversed(t.thefts):
-        if Card.TRAPPED in t.in_front[thief]:
-            continue
-        victims = [s for s in range(n) if s != thief and t.gold[s] > 0]
-        if not victims:
-            continue
-        victim = max(victims, key=lambda s: (t.gold[s], -((s - thief) % n)))
-        t.gold[victim] -= 1
-        t.gold[thief] += 1
-        for p in (t.players[thief], t.players[victim]):
-            t.events.append(GoldStolen(t.players[thief], t.players[victim], audience=p))

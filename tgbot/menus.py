@@ -20,9 +20,11 @@ from engine import (
     Edition,
     GameState,
     Kind,
+    Phase,
     PlaceTunnel,
     PlayOnPlayer,
     Rockfall,
+    Steal,
     Tool,
     UseMap,
     can_dig,
@@ -48,6 +50,7 @@ from .callback import (
     PickTool,
     ShowHand,
     StartDiscard,
+    StealFrom,
     ToggleDiscard,
     TurnCard,
 )
@@ -156,7 +159,7 @@ class Seat:
     def is_turn(self) -> bool:
         """Whether the player is to act."""
         s = self.state
-        return s.phase.value == "playing" and s.players[s.turn] == self.player
+        return s.phase is not Phase.OVER and s.players[s.turn] == self.player
 
     def name(self, player: int) -> str:
         """A player's display name, HTML-escaped."""
@@ -205,6 +208,8 @@ def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
     g, v, tr = seat.game, seat.version, seat.tr
     rows: list[tuple[Button, ...]] = []
     blocked: dict[int, str] = {}
+    if seat.is_turn and seat.state.phase is Phase.THEFT:
+        return _thief(seat, prompt)
     if seat.is_turn and seat.hand:
         for i, c in enumerate(seat.hand):
             reason = unplayable_reason(seat, c)
@@ -262,10 +267,52 @@ def unplayable_reason(seat: Seat, card: Card) -> str | None:
     return tr.gettext("no one can take it right now")
 
 
+def _thief(seat: Seat, prompt: Sequence[str]) -> Screen:
+    """Deluxe, at a round's end: one button per player the thief may steal from (rule
+    deluxe.payout.theft); they have gold, how much is not shown."""
+    g, v, tr = seat.game, seat.version, seat.tr
+    victims = [
+        (seat.state.seat_of(a.victim), a.victim)
+        for a in legal_actions(seat.state, seat.player)
+        if isinstance(a, Steal)
+    ]
+    rows: list[tuple[Button, ...]] = [
+        (
+            Button(
+                tr.pgettext("button", "💰 Steal from {name}", name=seat.name(p)),
+                StealFrom(g, v, i),
+                style=Style.DANGER,
+            ),
+        )
+        for i, p in victims
+    ]
+    rows.append((Button(tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
+    lines = tuple(prompt) or (
+        tr.gettext(
+            "The round is over and your theft card is in play: choose whom to take 1 gold"
+            " nugget from. Everyone will see who you stole from, not how much anyone has."
+        ),
+    )
+    return Screen(Picture.HOME, lines, tuple(rows))
+
+
 def respond(seat: Seat, command: Command) -> Outcome:
     """The next screen or the move for a tapped button (version and turn already checked)."""
     if isinstance(command, ShowHand | Back):
         return home(seat)
+    if seat.state.phase is Phase.THEFT:
+        # Only the thief's choice remains: any other button shows it again.
+        if not isinstance(command, StealFrom):
+            return home(seat)
+        players = seat.state.players
+        if not 0 <= command.seat < len(players):
+            return _forged(seat)
+        action = Steal(players[command.seat])
+        if action not in legal_actions(seat.state, seat.player):
+            return _forged(seat)
+        return Play(action)
+    if isinstance(command, StealFrom):
+        return _forged(seat)
     if isinstance(command, StartDiscard | ToggleDiscard | ConfirmDiscard | ClearFront):
         return _discard(seat, command)
     index = getattr(command, "card", None)

@@ -53,6 +53,19 @@ def owed_after(
             announcements.append("\n".join([*moves, "", text]) if moves else text)
             replays.append(e.result.round)
             moves = []
+    if not any(isinstance(e, RoundEnded) for e in events):
+        # A thief's choice that settles a round deals the next one.
+        for e in events:
+            if isinstance(e, RoundStarted):
+                moves.append(presenter.round_begins_line(e.round, e.starter, names, lang))
+    if state.phase is Phase.THEFT:
+        thief = current_player(state)
+        assert thief is not None
+        line = presenter.thief_line(thief, names, lang)
+        if announcements:
+            announcements[-1] += "\n\n" + line
+        else:
+            moves.append(line)
     people = [u for u in state.players if not is_computer_id(u)]
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
