@@ -87,6 +87,8 @@ def owed_after(
     touched = {actor} | {
         e.audience for e in events if isinstance(e, _PRIVATE_EVENTS) and e.audience is not None
     }
+    if state.phase is Phase.THEFT:  # the round is over for everyone while a thief chooses
+        touched |= set(people)
     return owe(
         record.owed,
         texts=announcements,
