@@ -1,7 +1,8 @@
 """Engine speed: legal_actions on opening, mid-game and late boards; whole random games per second.
 
 Run: `python bench/engine.py` (prints a table). Targets (issue 2): median legal_actions at most
-0.3 ms on the late board; at least 50 whole 10-player games a second on one core.
+0.3 ms on the late board; at least 50 whole 10-player games a second on one core. Issue 13: at
+least 250 whole 5-player base games a second (printed with its ratio to that target).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from engine import (
     legal_actions,
     new_game,
 )
+
+TARGET_BASE_5P = 250.0  # whole random 5-player base games a second on one core (issue 13)
 
 # The hand measured on every board: six different tunnel cards, as a digging player holds.
 HAND = (Card.CROSS, Card.T_NES, Card.T_NEW, Card.CURVE_NE, Card.STRAIGHT_EW, Card.DEAD_NS)
@@ -102,6 +105,9 @@ def main() -> None:
         rate, turns = games_per_second(players, edition)
         name = f"{players} players, {edition.value}"
         print(f"{name:62} {rate:10.1f} {turns:8.0f}")
+        if (players, edition) == (5, Edition.BASE):
+            ratio = rate / TARGET_BASE_5P
+            print(f"{'  issue 13 target: 250 games/s':62} {ratio:10.2f}x of the target")
 
 
 if __name__ == "__main__":
