@@ -17,9 +17,12 @@ def code(card: Card, rotated: bool) -> int:
     return int(card) * 2 + int(rotated)
 
 
+_CARD_OF: tuple[Card, ...] = tuple(Card(c >> 1) for c in range(2 * len(Card)))
+
+
 def card_of(c: int) -> Card:
     """The card of an orientation code."""
-    return Card(c >> 1)
+    return _CARD_OF[c]
 
 
 def is_rotated(c: int) -> bool:

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import TypeVar
 
 from . import board as bd
 from .actions import (
@@ -32,6 +33,7 @@ from .cards import (
     Door,
     Edition,
     Kind,
+    Tool,
     deck_cards,
     spec,
 )
@@ -92,6 +94,8 @@ class Transition:
     events: tuple[Event, ...]
 
 
+T = TypeVar("T")
+
 # The kinds of card that are played at a player.
 _PLAYER_CARD_KINDS = frozenset(
     {
@@ -113,6 +117,14 @@ _TOOL_CARDS = frozenset(BROKEN_CARD.values())
 # ---------------------------------------------------------------- the mutable working copy
 
 
+def _own(rows: list[Sequence[T]], i: int) -> list[T]:
+    """Row `i` of a per-seat field as a list of its own, copied from the state's tuple once."""
+    row = rows[i]
+    if type(row) is not list:
+        row = rows[i] = list(row)
+    return row
+
+
 class _Table:
     """A mutable copy of a state used inside one `apply` or `new_game`, frozen at the end."""
 
@@ -128,15 +140,16 @@ class _Table:
         self.turn = s.turn
         self.roles = list(s.roles)
         self.spare_roles = list(s.spare_roles)
-        self.hands = [list(h) for h in s.hands]
+        # Per-seat rows stay the state's tuples until `_own` copies the one that changes.
+        self.hands: list[Sequence[Card]] = list(s.hands)
         self.deck = list(s.deck)
         self.removed = s.removed
         self.discards = list(s.discards)
         self.maze = s.maze
         self.goals = list(s.goals)
-        self.in_front = [list(f) for f in s.in_front]
-        self.peeked = [list(p) for p in s.peeked]
-        self.inspected = [list(i) for i in s.inspected]
+        self.in_front: list[Sequence[Card]] = list(s.in_front)
+        self.peeked: list[Sequence[Coord]] = list(s.peeked)
+        self.inspected: list[Sequence[tuple[int, Role]]] = list(s.inspected)
         self.gold = list(s.gold)
         self.gold_deck = list(s.gold_deck)
         self.last_seat = s.last_seat
@@ -163,15 +176,16 @@ class _Table:
             turn=self.turn,
             roles=tuple(self.roles),
             spare_roles=tuple(self.spare_roles),
-            hands=tuple(tuple(sorted(h)) for h in self.hands),
+            # A row still the state's tuple is unchanged (and sorted already).
+            hands=tuple(h if type(h) is tuple else tuple(sorted(h)) for h in self.hands),
             deck=tuple(self.deck),
             removed=self.removed,
             discards=tuple(self.discards),
             maze=self.maze,
             goals=tuple(self.goals),
-            in_front=tuple(tuple(f) for f in self.in_front),
-            peeked=tuple(tuple(p) for p in self.peeked),
-            inspected=tuple(tuple(i) for i in self.inspected),
+            in_front=tuple(map(tuple, self.in_front)),
+            peeked=tuple(map(tuple, self.peeked)),
+            inspected=tuple(map(tuple, self.inspected)),
             gold=tuple(self.gold),
             gold_deck=tuple(self.gold_deck),
             last_seat=self.last_seat,
@@ -192,14 +206,14 @@ class _Table:
         return [g.at for g in self.goals if not g.revealed]
 
     def take_from_hand(self, seat: int, card: Card) -> None:
-        self.hands[seat].remove(card)
+        _own(self.hands, seat).remove(card)
 
     def draw(self, seat: int, count: int) -> None:
         for _ in range(count):
             if not self.deck:
                 return
             card = self.deck.pop()
-            self.hands[seat].append(card)
+            _own(self.hands, seat).append(card)
             self.events.append(CardDrawn(self.players[seat], card, audience=self.players[seat]))
 
 
@@ -320,17 +334,29 @@ def legal_actions(state: GameState, player: PlayerId) -> tuple[Action, ...]:
     seat = state.seat_of(player)
     if seat < 0 or state.phase is Phase.OVER or seat != state.turn:
         return ()
-    return _legal(state, seat)[0]
+    return _legal(state, seat)
 
 
-def _legal(state: GameState, seat: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+def _legal(state: GameState, seat: int) -> tuple[Action, ...]:
     key = ("legal", seat, state.version)
     hit = state.cache.get(key)
     if hit is None:
-        actions = tuple(_enumerate(state, seat))
-        hit = (actions, frozenset(actions))
-        state.cache[key] = hit
+        hit = state.cache[key] = tuple(_enumerate(state, seat))
     return hit  # type: ignore[return-value]
+
+
+def _is_legal(state: GameState, seat: int, action: Action) -> bool:
+    """Whether an action is among the legal ones: the very value offered (found by identity,
+    the common case), else an equal one (a set built only then)."""
+    actions = _legal(state, seat)
+    for a in actions:
+        if a is action:
+            return True
+    key = ("legal set", seat, state.version)
+    found = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = frozenset(actions)
+    return action in found  # type: ignore[operator]
 
 
 def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
@@ -355,48 +381,48 @@ def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
         if k is Kind.BREAK:
             for i, pid in enumerate(players):
                 if card not in state.in_front[i]:
-                    yield PlayOnPlayer(card, pid)
+                    yield _on(card, pid)
         elif k is Kind.REPAIR:
             for tool in s.tools:
                 broken = BROKEN_CARD[tool]
                 for i, pid in enumerate(players):
                     if broken in state.in_front[i]:
-                        yield PlayOnPlayer(card, pid, tool)
+                        yield _on(card, pid, tool)
         elif k is Kind.MAP:
             for g in state.goals:
                 if not g.revealed:
-                    yield UseMap(g.at)
+                    yield _made(UseMap, g.at)
         elif k is Kind.ROCKFALL:
             for at in sorted(state.maze):
                 if CARDS[bd.card_of(state.maze[at])].kind is Kind.TUNNEL:
-                    yield Rockfall(at)
+                    yield _made(Rockfall, at)
         elif k is Kind.THEFT:
             if Card.THEFT not in state.in_front[seat]:
-                yield PlayOnPlayer(card, players[seat])
+                yield _on(card, players[seat])
         elif k is Kind.HANDS_OFF:
             for i, pid in enumerate(players):
                 if Card.THEFT in state.in_front[i]:
-                    yield PlayOnPlayer(card, pid)
+                    yield _on(card, pid)
         elif k is Kind.FREE:
             for i, pid in enumerate(players):
                 if Card.TRAPPED in state.in_front[i]:
-                    yield PlayOnPlayer(card, pid)
+                    yield _on(card, pid)
         elif k is Kind.TRAPPED:
             for i, pid in enumerate(players):
                 if i != seat and Card.TRAPPED not in state.in_front[i]:
-                    yield PlayOnPlayer(card, pid)
+                    yield _on(card, pid)
         elif k is Kind.SWAP_HAND:
             # An empty hand is out of the round (rule deluxe.turn.empty_hand): not a partner.
             for i, pid in enumerate(players):
                 if i != seat and state.hands[i]:
-                    yield PlayOnPlayer(card, pid)
+                    yield _on(card, pid)
         elif k is Kind.INSPECTION:
             for i, pid in enumerate(players):
                 if i != seat:
-                    yield PlayOnPlayer(card, pid)
+                    yield _on(card, pid)
         elif k is Kind.SWAP_HATS and state.spare_roles:
             for pid in players:
-                yield PlayOnPlayer(card, pid)
+                yield _on(card, pid)
     if deluxe:
         front = sorted(set(state.in_front[seat]))
         if front and len(hand) >= 2:
@@ -408,36 +434,45 @@ def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
                 yield Discard(combo)
     else:
         for card in kinds:
-            yield Discard((card,))
+            yield _made(Discard, (card,))
 
 
 def _placements(state: GameState, tunnels: list[Card]) -> Iterable[PlaceTunnel]:
     maze = state.maze
-    plain = [(c, bd.OFFERED[c]) for c in tunnels if not CARDS[c].ladder]
+    plain = [c for c in tunnels if not CARDS[c].ladder]
     if plain:
-        by_key: dict[tuple[int, int], list[tuple[Card, bool]]] = {}
         for at in sorted(state.net.frontier):
-            key = bd.constraints(maze, at)
-            fitting = by_key.get(key)
-            if fitting is None:
-                must_open, must_closed = key
-                fitting = [
-                    (card, bd.is_rotated(c))
-                    for card, codes in plain
-                    for c in codes
-                    if bd.fits(c, must_open, must_closed)
-                ]
-                by_key[key] = fitting
-            for card, rotated in fitting:
-                yield PlaceTunnel(card, at, rotated)
+            must_open, must_closed = bd.constraints(maze, at)
+            for card in plain:
+                yield from _fitting(at, must_open, must_closed, card)
     ladders = [c for c in tunnels if CARDS[c].ladder]
     if ladders:
         for at in _ladder_cells(state):
             must_open, must_closed = bd.constraints(maze, at)
             for card in ladders:
-                for c in bd.OFFERED[card]:
-                    if bd.fits(c, must_open, must_closed):
-                        yield PlaceTunnel(card, at, bd.is_rotated(c))
+                yield from _fitting(at, must_open, must_closed, card)
+
+
+# The placements of one card at one cell, by the cell's constraints: the same values every game,
+# so they are made once (a memo of immutable actions, cleared if it ever grows large).
+_FITTING: dict[tuple[Coord, int, int, Card], tuple[PlaceTunnel, ...]] = {}
+_FITTING_MAX = 200_000
+
+
+def _fitting(at: Coord, must_open: int, must_closed: int, card: Card) -> tuple[PlaceTunnel, ...]:
+    """The offered orientations of `card` at `at` that match these constraints."""
+    key = (at, must_open, must_closed, card)
+    hit = _FITTING.get(key)
+    if hit is None:
+        if len(_FITTING) >= _FITTING_MAX:
+            _FITTING.clear()
+        hit = tuple(
+            PlaceTunnel(card, at, bd.is_rotated(c))
+            for c in bd.OFFERED[card]
+            if bd.fits(c, must_open, must_closed)
+        )
+        _FITTING[key] = hit
+    return hit
 
 
 def _ladder_cells(state: GameState) -> list[Coord]:
@@ -452,6 +487,34 @@ def _ladder_cells(state: GameState) -> list[Coord]:
                 if n not in maze and n not in goals:
                     cells.add(n)
     return sorted(at for at in cells if not any(bd.neighbour(at, e) in goals for e in EDGES))
+
+
+# Offered actions are made once and reused (equal values, so nothing depends on it): making
+# frozen dataclasses is the dearest part of listing the legal actions, and `apply` finds the
+# very value offered by identity. A memo of immutable values, cleared if it grows large.
+_MADE: dict[tuple[object, ...], Action] = {}
+_MADE_MAX = 200_000
+A = TypeVar("A", UseMap, Rockfall, Discard)
+
+
+def _made(kind: type[A], value: object) -> A:
+    key = (kind, value)
+    hit = _MADE.get(key)
+    if hit is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        hit = _MADE[key] = kind(value)  # type: ignore[arg-type]
+    return hit  # type: ignore[return-value]
+
+
+def _on(card: Card, target: PlayerId, tool: Tool | None = None) -> PlayOnPlayer:
+    key = (PlayOnPlayer, card, target, tool)
+    hit = _MADE.get(key)
+    if hit is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        hit = _MADE[key] = PlayOnPlayer(card, target, tool)
+    return hit  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------- explaining refusals
@@ -625,7 +688,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     if isinstance(action, Steal) and not _is_id(action.victim):  # Steal(True) == Steal(1)
         raise IllegalAction(Reason.NOT_AN_ACTION, f"not a player: {action.victim!r}"[:200])
     try:
-        legal = action in _legal(state, seat)[1]
+        legal = _is_legal(state, seat, action)
     except TypeError:  # an unhashable forgery
         legal = False
     if not legal:
@@ -652,7 +715,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     elif isinstance(action, UseMap):
         t.take_from_hand(seat, Card.MAP)
         t.discards.append(Card.MAP)
-        t.peeked[seat].append(action.at)
+        _own(t.peeked, seat).append(action.at)
         t.last_at = action.at
         t.events.append(MapUsed(pid, action.at))
         card = next(g.card for g in t.goals if g.at == action.at)
@@ -675,7 +738,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         for c in action.discards:
             t.take_from_hand(seat, c)
         t.discards += action.discards
-        t.in_front[seat].remove(action.removes)
+        _own(t.in_front, seat).remove(action.removes)
         t.discards.append(action.removes)
         if action.removes is Card.THEFT:
             t.thefts.remove(seat)
@@ -693,9 +756,12 @@ def _normalised(action: Action) -> Action:
     """Discarded cards are a set: accept them in any order (the engine offers them sorted)."""
     try:
         if isinstance(action, Discard) and isinstance(action.cards, tuple):
-            return Discard(tuple(sorted(action.cards)))
+            cards = tuple(sorted(action.cards))
+            return action if cards == action.cards else Discard(cards)
         if isinstance(action, ClearInFront) and isinstance(action.discards, tuple):
             a, b = sorted(action.discards)
+            if (a, b) == action.discards:
+                return action
             return ClearInFront((a, b), action.removes)
     except (TypeError, ValueError):
         pass
@@ -738,7 +804,7 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
     t.take_from_hand(seat, card)
     t.events.append(ActionPlayed(pid, card, action.target, action.tool))
     if kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT):
-        t.in_front[target].append(card)
+        _own(t.in_front, target).append(card)
         if kind is Kind.THEFT:
             t.thefts.append(target)
         return 1
@@ -746,11 +812,11 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
     if kind is Kind.REPAIR:
         assert action.tool is not None
         broken = BROKEN_CARD[action.tool]
-        t.in_front[target].remove(broken)
+        _own(t.in_front, target).remove(broken)
         t.discards.append(broken)
     elif kind in (Kind.HANDS_OFF, Kind.FREE):
         removed = Card.THEFT if kind is Kind.HANDS_OFF else Card.TRAPPED
-        t.in_front[target].remove(removed)
+        _own(t.in_front, target).remove(removed)
         t.discards.append(removed)
         if removed is Card.THEFT:
             t.thefts.remove(target)
@@ -762,7 +828,7 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
             t.events.append(HandDealt(p, tuple(sorted(t.hands[s])), audience=p))
         return 0
     elif kind is Kind.INSPECTION:
-        t.inspected[seat].append((target, t.roles[target]))
+        _own(t.inspected, seat).append((target, t.roles[target]))
         t.events.append(RoleSeen(pid, action.target, t.roles[target], audience=pid))
     elif kind is Kind.SWAP_HATS:
         t.rng, i = below(t.rng, len(t.spare_roles))
