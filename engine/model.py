@@ -138,6 +138,9 @@ class Net:
 
     reached: dict[Coord, int]
     frontier: dict[Coord, int]
+    # The frontier's cells in order with the edges each must have open and closed, computed once
+    # for the maze this network belongs to (states that share the network share the maze).
+    cells: tuple[tuple[Coord, int, int], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

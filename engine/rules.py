@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import is_
 from typing import TypeVar
 
 from . import board as bd
@@ -345,13 +346,14 @@ def _legal(state: GameState, seat: int) -> tuple[Action, ...]:
     return hit  # type: ignore[return-value]
 
 
+def _is_offered(state: GameState, seat: int, action: Action) -> bool:
+    """Whether an action is the very value `legal_actions` offered (found by identity)."""
+    return any(map(is_, _legal(state, seat), repeat(action)))
+
+
 def _is_legal(state: GameState, seat: int, action: Action) -> bool:
-    """Whether an action is among the legal ones: the very value offered (found by identity,
-    the common case), else an equal one (a set built only then)."""
+    """Whether an action equals one of the legal ones (a set built only when needed)."""
     actions = _legal(state, seat)
-    for a in actions:
-        if a is action:
-            return True
     key = ("legal set", seat, state.version)
     found = state.cache.get(key)
     if found is None:
@@ -359,20 +361,22 @@ def _is_legal(state: GameState, seat: int, action: Action) -> bool:
     return action in found  # type: ignore[operator]
 
 
-def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
+def _enumerate(state: GameState, seat: int) -> list[Action]:
+    out: list[Action] = []
+    add = out.append
     if state.phase is Phase.THEFT:
         # rule deluxe.payout.theft: any other player who has gold, in seat order.
         for i, pid in enumerate(state.players):
             if i != seat and state.gold[i] > 0:
-                yield Steal(pid)
-        return
+                add(Steal(pid))
+        return out
     hand = state.hands[seat]
     kinds = sorted(set(hand))
     players = state.players
     deluxe = state.edition is Edition.DELUXE
     tunnels = [c for c in kinds if CARDS[c].kind is Kind.TUNNEL]
     if tunnels and can_dig(state, seat):
-        yield from _placements(state, tunnels)
+        _placements(state, tunnels, out)
     for card in kinds:
         s = CARDS[card]
         k = s.kind
@@ -381,76 +385,76 @@ def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
         if k is Kind.BREAK:
             for i, pid in enumerate(players):
                 if card not in state.in_front[i]:
-                    yield _on(card, pid)
+                    add(_on(card, pid))
         elif k is Kind.REPAIR:
             for tool in s.tools:
                 broken = BROKEN_CARD[tool]
                 for i, pid in enumerate(players):
                     if broken in state.in_front[i]:
-                        yield _on(card, pid, tool)
+                        add(_on(card, pid, tool))
         elif k is Kind.MAP:
             for g in state.goals:
                 if not g.revealed:
-                    yield _made(UseMap, g.at)
+                    add(_made(UseMap, g.at))
         elif k is Kind.ROCKFALL:
             for at in sorted(state.maze):
                 if CARDS[bd.card_of(state.maze[at])].kind is Kind.TUNNEL:
-                    yield _made(Rockfall, at)
+                    add(_made(Rockfall, at))
         elif k is Kind.THEFT:
             if Card.THEFT not in state.in_front[seat]:
-                yield _on(card, players[seat])
+                add(_on(card, players[seat]))
         elif k is Kind.HANDS_OFF:
             for i, pid in enumerate(players):
                 if Card.THEFT in state.in_front[i]:
-                    yield _on(card, pid)
+                    add(_on(card, pid))
         elif k is Kind.FREE:
             for i, pid in enumerate(players):
                 if Card.TRAPPED in state.in_front[i]:
-                    yield _on(card, pid)
+                    add(_on(card, pid))
         elif k is Kind.TRAPPED:
             for i, pid in enumerate(players):
                 if i != seat and Card.TRAPPED not in state.in_front[i]:
-                    yield _on(card, pid)
+                    add(_on(card, pid))
         elif k is Kind.SWAP_HAND:
             # An empty hand is out of the round (rule deluxe.turn.empty_hand): not a partner.
             for i, pid in enumerate(players):
                 if i != seat and state.hands[i]:
-                    yield _on(card, pid)
+                    add(_on(card, pid))
         elif k is Kind.INSPECTION:
             for i, pid in enumerate(players):
                 if i != seat:
-                    yield _on(card, pid)
+                    add(_on(card, pid))
         elif k is Kind.SWAP_HATS and state.spare_roles:
             for pid in players:
-                yield _on(card, pid)
+                add(_on(card, pid))
     if deluxe:
         front = sorted(set(state.in_front[seat]))
         if front and len(hand) >= 2:
             for pair in sorted(set(combinations(hand, 2))):
                 for removes in front:
-                    yield ClearInFront((pair[0], pair[1]), removes)
+                    add(ClearInFront((pair[0], pair[1]), removes))
         for size in (1, 2, 3):
             for combo in sorted(set(combinations(hand, size))):
-                yield Discard(combo)
+                add(_made(Discard, combo))
     else:
         for card in kinds:
-            yield _made(Discard, (card,))
+            add(_made(Discard, (card,)))
+    return out
 
 
-def _placements(state: GameState, tunnels: list[Card]) -> Iterable[PlaceTunnel]:
+def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> None:
     maze = state.maze
     plain = [c for c in tunnels if not CARDS[c].ladder]
     if plain:
-        for at in sorted(state.net.frontier):
-            must_open, must_closed = bd.constraints(maze, at)
+        for at, must_open, must_closed in bd.frontier_cells(maze, state.net):
             for card in plain:
-                yield from _fitting(at, must_open, must_closed, card)
+                out.extend(_fitting(at, must_open, must_closed, card))
     ladders = [c for c in tunnels if CARDS[c].ladder]
     if ladders:
         for at in _ladder_cells(state):
             must_open, must_closed = bd.constraints(maze, at)
             for card in ladders:
-                yield from _fitting(at, must_open, must_closed, card)
+                out.extend(_fitting(at, must_open, must_closed, card))
 
 
 # The placements of one card at one cell, by the cell's constraints: the same values every game,
@@ -679,24 +683,8 @@ def _misfit(state: GameState, action: PlaceTunnel) -> str:
 def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     """Play an action; raises IllegalAction and leaves `state` as it was if it is not legal."""
     seat = _acting_seat(state, player)
-    action = _normalised(action)
-    at = (
-        getattr(action, "at", None) if isinstance(action, PlaceTunnel | Rockfall | UseMap) else None
-    )
-    if at is not None and not _is_cell(at):  # (True, False) == (1, 0), but is no cell
-        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
-    if isinstance(action, Steal) and not _is_id(action.victim):  # Steal(True) == Steal(1)
-        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a player: {action.victim!r}"[:200])
-    try:
-        legal = _is_legal(state, seat, action)
-    except TypeError:  # an unhashable forgery
-        legal = False
-    if not legal:
-        try:
-            refusal = _explain(state, seat, action)
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
-            refusal = IllegalAction(Reason.NOT_AN_ACTION, f"malformed: {action!r}"[:200])
-        raise refusal
+    if not _is_offered(state, seat, action):  # the very value offered needs no checks
+        action = _checked(state, seat, action)
     if isinstance(action, Steal):
         return _steal(state, seat, action)
     t = _Table(state)
@@ -750,6 +738,30 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     if t.round_over:
         _end_round(t)
     return Transition(t.freeze(), tuple(t.events))
+
+
+def _checked(state: GameState, seat: int, action: Action) -> Action:
+    """An action that is not the very value offered: the equal legal action (discards in any
+    order), or IllegalAction saying why not."""
+    action = _normalised(action)
+    at = (
+        getattr(action, "at", None) if isinstance(action, PlaceTunnel | Rockfall | UseMap) else None
+    )
+    if at is not None and not _is_cell(at):  # (True, False) == (1, 0), but is no cell
+        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
+    if isinstance(action, Steal) and not _is_id(action.victim):  # Steal(True) == Steal(1)
+        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a player: {action.victim!r}"[:200])
+    try:
+        legal = _is_legal(state, seat, action)
+    except TypeError:  # an unhashable forgery
+        legal = False
+    if legal:
+        return action
+    try:
+        refusal = _explain(state, seat, action)
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+        refusal = IllegalAction(Reason.NOT_AN_ACTION, f"malformed: {action!r}"[:200])
+    raise refusal
 
 
 def _normalised(action: Action) -> Action:
