@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -118,6 +119,53 @@ _TOOL_CARDS = frozenset(BROKEN_CARD.values())
 # ---------------------------------------------------------------- the mutable working copy
 
 
+# A state is made every turn: its slots are set directly, as the generated __init__ does but
+# without its per-field overhead. The order is GameState's fields (a changed class fails here).
+_FIELD_ORDER = [
+    "edition",
+    "options",
+    "players",
+    "seed",
+    "rng",
+    "version",
+    "round",
+    "phase",
+    "turn",
+    "roles",
+    "spare_roles",
+    "hands",
+    "deck",
+    "removed",
+    "discards",
+    "maze",
+    "goals",
+    "in_front",
+    "peeked",
+    "inspected",
+    "gold",
+    "gold_deck",
+    "last_seat",
+    "last_at",
+    "results",
+    "thefts",
+    "last_target",
+    "stealing",
+    "net",
+    "cache",
+]
+if tuple(f.name for f in dataclasses.fields(GameState)) != tuple(_FIELD_ORDER):
+    raise AssertionError("engine.rules._Table.freeze: GameState's fields changed")
+_SLOT_SETTERS = tuple(getattr(GameState, name).__set__ for name in _FIELD_ORDER)
+
+
+def _frozen(values: tuple[object, ...]) -> GameState:
+    """A GameState of these field values, in field order (`cache` last, a fresh dict)."""
+    state = object.__new__(GameState)
+    for put, value in zip(_SLOT_SETTERS, values, strict=True):
+        put(state, value)
+    return state
+
+
 def _own(rows: list[Sequence[T]], i: int) -> list[T]:
     """Row `i` of a per-seat field as a list of its own, copied from the state's tuple once."""
     row = rows[i]
@@ -165,37 +213,41 @@ class _Table:
         self.round_over = False
 
     def freeze(self) -> GameState:
-        return GameState(
-            edition=self.edition,
-            options=self.options,
-            players=self.players,
-            seed=self.seed,
-            rng=self.rng,
-            version=self.version,
-            round=self.round,
-            phase=self.phase,
-            turn=self.turn,
-            roles=tuple(self.roles),
-            spare_roles=tuple(self.spare_roles),
-            # A row still the state's tuple is unchanged (and sorted already).
-            hands=tuple(h if type(h) is tuple else tuple(sorted(h)) for h in self.hands),
-            deck=tuple(self.deck),
-            removed=self.removed,
-            discards=tuple(self.discards),
-            maze=self.maze,
-            goals=tuple(self.goals),
-            in_front=tuple(map(tuple, self.in_front)),
-            peeked=tuple(map(tuple, self.peeked)),
-            inspected=tuple(map(tuple, self.inspected)),
-            gold=tuple(self.gold),
-            gold_deck=tuple(self.gold_deck),
-            last_seat=self.last_seat,
-            last_at=self.last_at,
-            last_target=self.last_target,
-            results=self.results,
-            thefts=tuple(self.thefts),
-            stealing=tuple(self.stealing),
-            net=self.net,
+        # In GameState's field order (checked at import, below the class).
+        return _frozen(
+            (
+                self.edition,
+                self.options,
+                self.players,
+                self.seed,
+                self.rng,
+                self.version,
+                self.round,
+                self.phase,
+                self.turn,
+                tuple(self.roles),
+                tuple(self.spare_roles),
+                # A row still the state's tuple is unchanged (and sorted already).
+                tuple([h if type(h) is tuple else tuple(sorted(h)) for h in self.hands]),
+                tuple(self.deck),
+                self.removed,
+                tuple(self.discards),
+                self.maze,
+                tuple(self.goals),
+                tuple(map(tuple, self.in_front)),
+                tuple(map(tuple, self.peeked)),
+                tuple(map(tuple, self.inspected)),
+                tuple(self.gold),
+                tuple(self.gold_deck),
+                self.last_seat,
+                self.last_at,
+                self.results,
+                tuple(self.thefts),
+                self.last_target,
+                tuple(self.stealing),
+                self.net,
+                {},
+            )
         )
 
     def own_maze(self) -> None:
@@ -327,7 +379,8 @@ def current_player(state: GameState) -> PlayerId | None:
 
 def can_dig(state: GameState, seat: int) -> bool:
     """Whether a seat may place tunnel cards (no broken tool, not trapped)."""
-    return not any(c in _TOOL_CARDS or c is Card.TRAPPED for c in state.in_front[seat])
+    front = state.in_front[seat]
+    return not front or not any(c in _TOOL_CARDS or c is Card.TRAPPED for c in front)
 
 
 def legal_actions(state: GameState, player: PlayerId) -> tuple[Action, ...]:
@@ -446,9 +499,11 @@ def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> Non
     maze = state.maze
     plain = [c for c in tunnels if not CARDS[c].ladder]
     if plain:
-        for at, must_open, must_closed in bd.frontier_cells(maze, state.net):
+        get = _BY_CELL.get
+        for cell in bd.frontier_cells(maze, state.net):
+            by_card = get(cell) or _by_card(cell)
             for card in plain:
-                out.extend(_fitting(at, must_open, must_closed, card))
+                out.extend(by_card[card])
     ladders = [c for c in tunnels if CARDS[c].ladder]
     if ladders:
         for at in _ladder_cells(state):
@@ -461,6 +516,20 @@ def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> Non
 # so they are made once (a memo of immutable actions, cleared if it ever grows large).
 _FITTING: dict[tuple[Coord, int, int, Card], tuple[PlaceTunnel, ...]] = {}
 _FITTING_MAX = 200_000
+
+
+# The same by cell and constraints, for every plain tunnel card at once (one look-up a cell).
+_BY_CELL: dict[tuple[Coord, int, int], dict[Card, tuple[PlaceTunnel, ...]]] = {}
+_PLAIN_TUNNELS = tuple(s.card for s in CARDS if s.kind is Kind.TUNNEL and not s.ladder)
+
+
+def _by_card(cell: tuple[Coord, int, int]) -> dict[Card, tuple[PlaceTunnel, ...]]:
+    """The placements of each plain tunnel card at a cell with these constraints."""
+    if len(_BY_CELL) >= _FITTING_MAX // len(_PLAIN_TUNNELS):
+        _BY_CELL.clear()
+    at, must_open, must_closed = cell
+    made = _BY_CELL[cell] = {c: _fitting(at, must_open, must_closed, c) for c in _PLAIN_TUNNELS}
+    return made
 
 
 def _fitting(at: Coord, must_open: int, must_closed: int, card: Card) -> tuple[PlaceTunnel, ...]:
