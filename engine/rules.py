@@ -113,6 +113,9 @@ _PLAYER_CARD_KINDS = frozenset(
     }
 )
 _AT_OTHERS = frozenset({Kind.SWAP_HAND, Kind.INSPECTION, Kind.TRAPPED})
+_KIND = tuple(s.kind for s in CARDS)  # by card: read in every listing of the legal actions
+_LADDER = tuple(s.ladder for s in CARDS)
+_DISCARD_ONE = tuple(Discard((s.card,)) for s in CARDS)  # the base game's discards, made once
 _TOOL_CARDS = frozenset(BROKEN_CARD.values())
 
 
@@ -427,23 +430,23 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
     kinds = sorted(set(hand))
     players = state.players
     deluxe = state.edition is Edition.DELUXE
-    tunnels = [c for c in kinds if CARDS[c].kind is Kind.TUNNEL]
+    tunnels = [c for c in kinds if _KIND[c] is Kind.TUNNEL]
     if tunnels and can_dig(state, seat):
         _placements(state, tunnels, out)
+    in_front = state.in_front
     for card in kinds:
-        s = CARDS[card]
-        k = s.kind
+        k = _KIND[card]
         if k is Kind.TUNNEL:
             continue
         if k is Kind.BREAK:
             for i, pid in enumerate(players):
-                if card not in state.in_front[i]:
+                if card not in in_front[i]:
                     add(_on(card, pid))
         elif k is Kind.REPAIR:
-            for tool in s.tools:
+            for tool in CARDS[card].tools:
                 broken = BROKEN_CARD[tool]
                 for i, pid in enumerate(players):
-                    if broken in state.in_front[i]:
+                    if broken in in_front[i]:
                         add(_on(card, pid, tool))
         elif k is Kind.MAP:
             for g in state.goals:
@@ -454,19 +457,19 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
                 if CARDS[bd.card_of(state.maze[at])].kind is Kind.TUNNEL:
                     add(_made(Rockfall, at))
         elif k is Kind.THEFT:
-            if Card.THEFT not in state.in_front[seat]:
+            if Card.THEFT not in in_front[seat]:
                 add(_on(card, players[seat]))
         elif k is Kind.HANDS_OFF:
             for i, pid in enumerate(players):
-                if Card.THEFT in state.in_front[i]:
+                if Card.THEFT in in_front[i]:
                     add(_on(card, pid))
         elif k is Kind.FREE:
             for i, pid in enumerate(players):
-                if Card.TRAPPED in state.in_front[i]:
+                if Card.TRAPPED in in_front[i]:
                     add(_on(card, pid))
         elif k is Kind.TRAPPED:
             for i, pid in enumerate(players):
-                if i != seat and Card.TRAPPED not in state.in_front[i]:
+                if i != seat and Card.TRAPPED not in in_front[i]:
                     add(_on(card, pid))
         elif k is Kind.SWAP_HAND:
             # An empty hand is out of the round (rule deluxe.turn.empty_hand): not a partner.
@@ -481,7 +484,7 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
             for pid in players:
                 add(_on(card, pid))
     if deluxe:
-        front = sorted(set(state.in_front[seat]))
+        front = sorted(set(in_front[seat]))
         if front and len(hand) >= 2:
             for pair in sorted(set(combinations(hand, 2))):
                 for removes in front:
@@ -490,21 +493,20 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
             for combo in sorted(set(combinations(hand, size))):
                 add(_made(Discard, combo))
     else:
-        for card in kinds:
-            add(_made(Discard, (card,)))
+        out += [_DISCARD_ONE[card] for card in kinds]
     return out
 
 
 def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> None:
     maze = state.maze
-    plain = [c for c in tunnels if not CARDS[c].ladder]
+    plain = [c for c in tunnels if not _LADDER[c]]
     if plain:
         get = _BY_CELL.get
         for cell in bd.frontier_cells(maze, state.net):
             by_card = get(cell) or _by_card(cell)
             for card in plain:
                 out.extend(by_card[card])
-    ladders = [c for c in tunnels if CARDS[c].ladder]
+    ladders = [c for c in tunnels if _LADDER[c]]
     if ladders:
         for at in _ladder_cells(state):
             must_open, must_closed = bd.constraints(maze, at)
