@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, repeat
 from operator import is_
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from . import board as bd
 from .actions import (
@@ -169,6 +169,15 @@ def _frozen(values: tuple[object, ...]) -> GameState:
     return state
 
 
+def _listed(t: _Table, name: str) -> list[Any]:
+    """A field of the working copy as a list of its own (copied from the state's tuple once)."""
+    value = getattr(t, name)
+    if type(value) is not list:
+        value = list(value)
+        setattr(t, name, value)
+    return value
+
+
 def _own(rows: list[Sequence[T]], i: int) -> list[T]:
     """Row `i` of a per-seat field as a list of its own, copied from the state's tuple once."""
     row = rows[i]
@@ -190,26 +199,27 @@ class _Table:
         self.round = s.round
         self.phase = s.phase
         self.turn = s.turn
-        self.roles = list(s.roles)
-        self.spare_roles = list(s.spare_roles)
+        # Fields a turn seldom changes stay the state's tuples: a change makes a list first.
+        self.roles: Sequence[Role] = s.roles
+        self.spare_roles: Sequence[Role] = s.spare_roles
         # Per-seat rows stay the state's tuples until `_own` copies the one that changes.
         self.hands: list[Sequence[Card]] = list(s.hands)
         self.deck = list(s.deck)
         self.removed = s.removed
         self.discards = list(s.discards)
         self.maze = s.maze
-        self.goals = list(s.goals)
+        self.goals: Sequence[Goal] = s.goals
         self.in_front: list[Sequence[Card]] = list(s.in_front)
         self.peeked: list[Sequence[Coord]] = list(s.peeked)
         self.inspected: list[Sequence[tuple[int, Role]]] = list(s.inspected)
-        self.gold = list(s.gold)
-        self.gold_deck = list(s.gold_deck)
+        self.gold: Sequence[int] = s.gold
+        self.gold_deck: Sequence[int] = s.gold_deck
         self.last_seat = s.last_seat
         self.last_at = s.last_at
         self.last_target = s.last_target
         self.results = s.results
-        self.thefts = list(s.thefts)
-        self.stealing = list(s.stealing)
+        self.thefts: Sequence[int] = s.thefts
+        self.stealing: Sequence[int] = s.stealing
         self.net = s.net
         self.events: list[Event] = []
         self.finder: int | None = None
@@ -800,7 +810,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         _own(t.in_front, seat).remove(action.removes)
         t.discards.append(action.removes)
         if action.removes is Card.THEFT:
-            t.thefts.remove(seat)
+            _listed(t, "thefts").remove(seat)
         t.events.append(CardsDiscarded(pid, 2))
         t.events.append(InFrontCleared(pid, action.removes))
     if not t.round_over:
@@ -866,7 +876,7 @@ def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
             i = next(i for i, g in enumerate(t.goals) if g.at == g_at)
             g = t.goals[i]
             rotated = bd.goal_orientation(t.maze, g.card, g_at, at, t.net.reached)
-            t.goals[i] = Goal(g_at, g.card, revealed=True, rotated=rotated)
+            _listed(t, "goals")[i] = Goal(g_at, g.card, revealed=True, rotated=rotated)
             t.maze[g_at] = bd.code(g.card, rotated)
             t.events.append(GoalRevealed(g_at, g.card, rotated))
             revealed.append(g_at)
@@ -889,7 +899,7 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
     if kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT):
         _own(t.in_front, target).append(card)
         if kind is Kind.THEFT:
-            t.thefts.append(target)
+            _listed(t, "thefts").append(target)
         return 1
     t.discards.append(card)
     if kind is Kind.REPAIR:
@@ -902,7 +912,7 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
         _own(t.in_front, target).remove(removed)
         t.discards.append(removed)
         if removed is Card.THEFT:
-            t.thefts.remove(target)
+            _listed(t, "thefts").remove(target)
     elif kind is Kind.SWAP_HAND:
         t.hands[seat], t.hands[target] = t.hands[target], t.hands[seat]
         t.draw(target, 1)
@@ -915,7 +925,7 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
         t.events.append(RoleSeen(pid, action.target, t.roles[target], audience=pid))
     elif kind is Kind.SWAP_HATS:
         t.rng, i = below(t.rng, len(t.spare_roles))
-        t.roles[target] = t.spare_roles.pop(i)
+        _listed(t, "roles")[target] = _listed(t, "spare_roles").pop(i)
         t.events.append(RoleDealt(action.target, t.roles[target], audience=action.target))
     return 1
 
@@ -968,7 +978,7 @@ def _next_thief(t: _Table) -> None:
             t.phase = Phase.THEFT
             t.turn = thief
             return
-        t.stealing.pop(0)  # nobody else has gold: this theft takes nothing
+        _listed(t, "stealing").pop(0)  # nobody else has gold: this theft takes nothing
     t.phase = Phase.PLAYING
     _close_round(t)
 
@@ -979,10 +989,11 @@ def _steal(state: GameState, seat: int, action: Steal) -> Transition:
     t = _Table(state)
     t.version += 1
     victim = state.players.index(action.victim)
-    t.gold[victim] -= 1
-    t.gold[seat] += 1
+    gold = _listed(t, "gold")
+    gold[victim] -= 1
+    gold[seat] += 1
     t.events.append(GoldStolen(t.players[seat], action.victim))
-    t.stealing.pop(0)
+    _listed(t, "stealing").pop(0)
     _next_thief(t)
     return Transition(t.freeze(), tuple(t.events))
 
@@ -1019,7 +1030,8 @@ def _pay_base(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
         order = sorted(miners, key=lambda s: (finder - s) % n)
         count = min(n, MAX_MINER_GOLD_CARDS) if t.options.gold is GoldRule.OFFICIAL else len(order)
         if order:
-            drawn = [t.gold_deck.pop() for _ in range(min(count, len(t.gold_deck)))]
+            gold_deck = _listed(t, "gold_deck")
+            drawn = [gold_deck.pop() for _ in range(min(count, len(gold_deck)))]
             for i, value in enumerate(sorted(drawn, reverse=True)):
                 paid.setdefault(order[i % len(order)], []).append(value)
         winners: tuple[Side, ...] = (Side.MINERS,)
@@ -1028,12 +1040,12 @@ def _pay_base(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
         if saboteurs:
             share = SABOTEUR_SHARE[len(saboteurs)]
             for s in saboteurs:
-                cards = take_exact(t.gold_deck, share)
+                cards = take_exact(_listed(t, "gold_deck"), share)
                 if cards:
                     paid[s] = cards
         winners = (Side.SABOTEURS,)
     for s, cards in paid.items():
-        t.gold[s] += sum(cards)
+        _listed(t, "gold")[s] += sum(cards)
     return winners, paid
 
 
@@ -1144,5 +1156,5 @@ def _pay_deluxe(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
             if s not in trapped and share > 0:
                 paid[s] = [share]
     for s, cards in paid.items():
-        t.gold[s] += sum(cards)
+        _listed(t, "gold")[s] += sum(cards)
     return sides, paid
