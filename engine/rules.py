@@ -938,7 +938,8 @@ def _advance(t: _Table, seat: int) -> None:
         nxt = (seat + step) % n
         if t.hands[nxt]:
             t.turn = nxt
-            t.events += [PlayerPassed(t.players[p]) for p in skipped]
+            if skipped:
+                t.events += [PlayerPassed(t.players[p]) for p in skipped]
             return
         skipped.append(nxt)
     t.round_over = True
