@@ -189,6 +189,41 @@ def _own(rows: list[Sequence[T]], i: int) -> list[T]:
 class _Table:
     """A mutable copy of a state used inside one `apply` or `new_game`, frozen at the end."""
 
+    __slots__ = (
+        "deck",
+        "discards",
+        "edition",
+        "events",
+        "finder",
+        "goals",
+        "gold",
+        "gold_deck",
+        "hands",
+        "in_front",
+        "inspected",
+        "last_at",
+        "last_seat",
+        "last_target",
+        "maze",
+        "net",
+        "options",
+        "peeked",
+        "phase",
+        "players",
+        "removed",
+        "results",
+        "rng",
+        "roles",
+        "round",
+        "round_over",
+        "seed",
+        "spare_roles",
+        "stealing",
+        "thefts",
+        "turn",
+        "version",
+    )
+
     def __init__(self, s: GameState) -> None:
         self.edition = s.edition
         self.options = s.options
@@ -439,6 +474,7 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
     hand = state.hands[seat]
     kinds = sorted(set(hand))
     players = state.players
+    n = len(players)
     deluxe = state.edition is Edition.DELUXE
     tunnels = [c for c in kinds if _KIND[c] is Kind.TUNNEL]
     if tunnels and can_dig(state, seat):
@@ -449,50 +485,56 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
         if k is Kind.TUNNEL:
             continue
         if k is Kind.BREAK:
-            for i, pid in enumerate(players):
+            row = _row(card, players)
+            for i in range(n):
                 if card not in in_front[i]:
-                    add(_on(card, pid))
+                    add(row[i])
         elif k is Kind.REPAIR:
             for tool in CARDS[card].tools:
                 broken = BROKEN_CARD[tool]
-                for i, pid in enumerate(players):
+                row = _row(card, players, tool)
+                for i in range(n):
                     if broken in in_front[i]:
-                        add(_on(card, pid, tool))
+                        add(row[i])
         elif k is Kind.MAP:
             for g in state.goals:
                 if not g.revealed:
                     add(_made(UseMap, g.at))
         elif k is Kind.ROCKFALL:
             for at in sorted(state.maze):
-                if CARDS[bd.card_of(state.maze[at])].kind is Kind.TUNNEL:
+                if _KIND[bd.card_of(state.maze[at])] is Kind.TUNNEL:
                     add(_made(Rockfall, at))
         elif k is Kind.THEFT:
             if Card.THEFT not in in_front[seat]:
                 add(_on(card, players[seat]))
         elif k is Kind.HANDS_OFF:
-            for i, pid in enumerate(players):
+            row = _row(card, players)
+            for i in range(n):
                 if Card.THEFT in in_front[i]:
-                    add(_on(card, pid))
+                    add(row[i])
         elif k is Kind.FREE:
-            for i, pid in enumerate(players):
+            row = _row(card, players)
+            for i in range(n):
                 if Card.TRAPPED in in_front[i]:
-                    add(_on(card, pid))
+                    add(row[i])
         elif k is Kind.TRAPPED:
-            for i, pid in enumerate(players):
+            row = _row(card, players)
+            for i in range(n):
                 if i != seat and Card.TRAPPED not in in_front[i]:
-                    add(_on(card, pid))
+                    add(row[i])
         elif k is Kind.SWAP_HAND:
             # An empty hand is out of the round (rule deluxe.turn.empty_hand): not a partner.
-            for i, pid in enumerate(players):
+            row = _row(card, players)
+            for i in range(n):
                 if i != seat and state.hands[i]:
-                    add(_on(card, pid))
+                    add(row[i])
         elif k is Kind.INSPECTION:
-            for i, pid in enumerate(players):
+            row = _row(card, players)
+            for i in range(n):
                 if i != seat:
-                    add(_on(card, pid))
+                    add(row[i])
         elif k is Kind.SWAP_HATS and state.spare_roles:
-            for pid in players:
-                add(_on(card, pid))
+            out += _row(card, players)
     if deluxe:
         front = sorted(set(in_front[seat]))
         if front and len(hand) >= 2:
@@ -589,6 +631,19 @@ def _made(kind: type[A], value: object) -> A:
         if len(_MADE) >= _MADE_MAX:
             _MADE.clear()
         hit = _MADE[key] = kind(value)  # type: ignore[arg-type]
+    return hit  # type: ignore[return-value]
+
+
+def _row(
+    card: Card, players: tuple[PlayerId, ...], tool: Tool | None = None
+) -> tuple[PlayOnPlayer, ...]:
+    """This card played at each player, in seat order (made once per game's seats)."""
+    key = (card, players, tool)
+    hit = _MADE.get(key)
+    if hit is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        hit = _MADE[key] = tuple(_on(card, p, tool) for p in players)  # type: ignore[assignment]
     return hit  # type: ignore[return-value]
 
 
