@@ -141,6 +141,8 @@ class Net:
     # The frontier's cells in order with the edges each must have open and closed, computed once
     # for the maze this network belongs to (states that share the network share the maze).
     cells: tuple[tuple[Coord, int, int], ...] | None = None
+    # The maze's tunnel cards a rockfall may remove, in order (computed once, like `cells`).
+    tunnels: tuple[Coord, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -501,9 +501,7 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
                 if not g.revealed:
                     add(_made(UseMap, g.at))
         elif k is Kind.ROCKFALL:
-            for at in sorted(state.maze):
-                if _KIND[bd.card_of(state.maze[at])] is Kind.TUNNEL:
-                    add(_made(Rockfall, at))
+            out += [_made(Rockfall, at) for at in _tunnel_cells(state)]
         elif k is Kind.THEFT:
             if Card.THEFT not in in_front[seat]:
                 add(_on(card, players[seat]))
@@ -632,6 +630,15 @@ def _made(kind: type[A], value: object) -> A:
             _MADE.clear()
         hit = _MADE[key] = kind(value)  # type: ignore[arg-type]
     return hit  # type: ignore[return-value]
+
+
+def _tunnel_cells(state: GameState) -> tuple[Coord, ...]:
+    """The cells of the maze's tunnel cards in order (kept on the network of this maze)."""
+    net = state.net
+    if net.tunnels is None:
+        maze = state.maze
+        net.tunnels = tuple(at for at in sorted(maze) if _KIND[bd.card_of(maze[at])] is Kind.TUNNEL)
+    return net.tunnels
 
 
 def _row(
