@@ -27,9 +27,9 @@ from engine import (
 from engine.archive import Played, parse_seat_move, public_rounds, seat_move_text
 from engine.events import (
     GameEnded,
+    GoldStolen,
     HandDealt,
     RoleDealt,
-    GoldStolen,
     RoundEnded,
     RoundStarted,
 )
