@@ -294,6 +294,15 @@ class ClearFront:
     item: int  # index into the player's in-front cards
 
 
+@dataclass(frozen=True, slots=True)
+class StealFrom:
+    """Deluxe, at a round's end: the thief takes a nugget from the player in this seat."""
+
+    game: GameId
+    version: int
+    seat: int
+
+
 # ------------------------------------------------------------------ history and rematch (group)
 
 
@@ -360,6 +369,7 @@ GameCommand = (
     | ToggleDiscard
     | ConfirmDiscard
     | ClearFront
+    | StealFrom
 )
 HistoryCommand = ReplayRound | Rematch | ConfirmRematch
 Command = GameCommand | HistoryCommand | SetLanguage | Noop
@@ -419,6 +429,7 @@ _SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     ToggleDiscard: ("dk", (*_GV, _HAND, IndexSet(0, MAX_HAND_INDEX + 1))),
     ConfirmDiscard: ("dc", (*_GV, IndexSet(1, MAX_DISCARD))),
     ClearFront: ("df", (*_GV, IndexSet(2, 2), _ITEM)),
+    StealFrom: ("gs", (*_GV, _SEAT)),
     ReplayRound: ("hr", (_GAME, Int(1, ROUNDS))),
     Rematch: ("rm", (_GAME,)),
     ConfirmRematch: ("ri", (_GAME,)),

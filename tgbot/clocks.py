@@ -9,6 +9,7 @@ A lobby owes one: it expires a day after its set-up last changed, named by the l
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from enum import Enum
 
@@ -96,6 +97,15 @@ def deadlines(
         Deadline(game, state.version, DeadlineKind.REMIND, end - reminder_lead(limit)),
         Deadline(game, state.version, DeadlineKind.TIMEOUT, end),
     )
+
+
+def absent_thief_choice(state: GameState, player: int, seed: int) -> Action | None:
+    """An absent thief's victim (rule deluxe.payout.theft): a random other player with gold,
+    drawn from this decision's seed, never the richest; None when `player` is no thief now."""
+    if state.phase is not Phase.THEFT:
+        return None
+    legal = legal_actions(state, player)
+    return legal[random.Random(seed).randrange(len(legal))] if legal else None
 
 
 def stand_in_move(state: GameState, player: int) -> Action | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from html import escape
 
-from engine import Action, Card, GameState
+from engine import Action, Card, GameState, Phase
 
 from .callback import Back, Command, GameId
 from .i18n import Language, Texts, texts
@@ -115,7 +115,7 @@ class Seat:
     def is_turn(self) -> bool:
         """Whether the player is to act."""
         s = self.state
-        return s.phase.value == "playing" and s.players[s.turn] == self.player
+        return s.phase is not Phase.OVER and s.players[s.turn] == self.player
 
     def name(self, player: int) -> str:
         """A player's display name, HTML-escaped."""

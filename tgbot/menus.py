@@ -17,6 +17,7 @@ from engine import (
     Card,
     GameState,
     Kind,
+    Phase,
     PlaceTunnel,
     PlayOnPlayer,
     Rockfall,
@@ -44,6 +45,7 @@ from .callback import (
     PickTool,
     ShowHand,
     StartDiscard,
+    StealFrom,
     ToggleDiscard,
     TurnCard,
 )
@@ -66,6 +68,7 @@ from .menu_types import (
     marked_label,
 )
 from .names import card_name, goal_name, placed_card_name, tool_name
+from .thief_menu import steal, thief
 
 # The menus' types are used as `menus.Screen` and so on.
 __all__ = [
@@ -133,6 +136,8 @@ def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
     g, v, tr = seat.game, seat.version, seat.tr
     rows: list[tuple[Button, ...]] = []
     blocked: dict[int, str] = {}
+    if seat.is_turn and seat.state.phase is Phase.THEFT:
+        return thief(seat, prompt)
     if seat.is_turn and seat.hand:
         for i, c in enumerate(seat.hand):
             reason = unplayable_reason(seat, c)
@@ -194,6 +199,10 @@ def respond(seat: Seat, command: Command) -> Outcome:
     """The next screen or the move for a tapped button (version and turn already checked)."""
     if isinstance(command, ShowHand | Back):
         return home(seat)
+    if seat.state.phase is Phase.THEFT:
+        return steal(seat, command)
+    if isinstance(command, StealFrom):
+        return forged(seat)
     if isinstance(command, StartDiscard | ToggleDiscard | ConfirmDiscard | ClearFront):
         return discard(seat, command)
     index = getattr(command, "card", None)

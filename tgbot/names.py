@@ -129,6 +129,7 @@ REASONS: Mapping[Reason, Marked] = {
     Reason.NOT_A_HIDDEN_GOAL: NC_("refusal", "that goal card is already face up"),
     Reason.NOTHING_TO_REMOVE: NC_("refusal", "there is nothing to remove"),
     Reason.BAD_DISCARD: NC_("refusal", "that discard is not allowed"),
+    Reason.ROUND_OVER: NC_("refusal", "the round is over: only the thief's choice remains"),
 }
 
 # Translators: the names of computer players (dwarves). Any short, friendly name of a dwarf in

@@ -90,6 +90,18 @@ def _played_for_you(message: PlayedForYou, record: GameRecord, lang: Language) -
 
 
 @notice
+def round_begins(lang: Language, *, record: GameRecord, round: int, starter: int) -> str:
+    """The next round dealt once the thieves have chosen."""
+    return presenter.round_begins_line(round, starter, presenter.names_of(record), lang)
+
+
+@notice
+def thief_choosing(lang: Language, *, record: GameRecord, thief: int) -> str:
+    """Deluxe, at a round's end: the group waits for a thief's choice."""
+    return presenter.thief_line(thief, presenter.names_of(record), lang)
+
+
+@notice
 def game_cancelled(lang: Language) -> str:
     """A game (or lobby) was cancelled."""
     return texts(lang).gettext("The game was cancelled.")

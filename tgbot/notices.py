@@ -38,6 +38,7 @@ from engine.events import (
     CardsDiscarded,
     Event,
     GoalRevealed,
+    GoldStolen,
     InFrontCleared,
     MapUsed,
     PlayerPassed,
@@ -56,6 +57,7 @@ Tellable = (
     | InFrontCleared
     | PlayerPassed
     | GoalRevealed
+    | GoldStolen
 )
 TELLABLE = typing.get_args(Tellable)
 

@@ -9,6 +9,7 @@ from engine import (
     Card,
     Edition,
     GameState,
+    Phase,
     PlayerView,
     RoundResult,
     player_view,
@@ -166,6 +167,13 @@ def _move_line(tr: Texts, e: Event, names: Mapping[int, str]) -> str | None:
         )
     if isinstance(e, PlayerPassed):
         return tr.gettext("{name} passed", name=_name(names, e.player))
+    if isinstance(e, GoldStolen):
+        return tr.gettext(
+            "{thief} steals a gold nugget from {victim}.",
+            thief=_name(names, e.thief),
+            victim=_name(names, e.victim),
+        )
+
     if isinstance(e, GoalRevealed):
         return tr.gettext(
             "The {goal} goal card is {card}!", goal=goal_name_at(tr, e.at), card=_card(tr, e.card)
@@ -215,6 +223,20 @@ def board_footer(state: GameState, names: Mapping[int, str], lang: Language) -> 
         round=view.round,
         deck=view.deck_size,
         name=mention(view.current, names.get(view.current, str(view.current))),
+    )
+
+
+def thief_line(thief: int, names: Mapping[int, str], lang: Language) -> str:
+    """Deluxe, at a round's end: the group waits for a thief's choice."""
+    return texts(lang).gettext(
+        "{name} plays a theft and is choosing whom to steal from.", name=_name(names, thief)
+    )
+
+
+def round_begins_line(round_no: int, starter: int, names: Mapping[int, str], lang: Language) -> str:
+    """The next round dealt once the thieves have chosen."""
+    return texts(lang).gettext(
+        "Round {round} begins; {name} plays first.", round=round_no, name=_name(names, starter)
     )
 
 
@@ -410,6 +432,12 @@ def hand_caption(
     awaited = pub.current if record.status is Status.PLAYING else None  # a cancelled game waits
     if awaited == user_id:
         lines.append(tr.gettext("<b>Your turn!</b>"))
+    elif awaited is not None and pub.phase is Phase.THEFT:
+        lines.append(
+            tr.gettext(
+                "Waiting for {name} to choose whom to steal from.", name=_name(names, awaited)
+            )
+        )
     elif awaited is not None:
         lines.append(tr.gettext("Waiting for {name} to play.", name=_name(names, awaited)))
     lines += prompt

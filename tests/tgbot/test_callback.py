@@ -62,6 +62,7 @@ STRATEGIES: dict[type[Any], st.SearchStrategy[Any]] = {
     cb.ToggleDiscard: _gv(cb.ToggleDiscard, card=hand, selected=_sets(0, 10)),
     cb.ConfirmDiscard: _gv(cb.ConfirmDiscard, selected=_sets(1, cb.MAX_DISCARD)),
     cb.ClearFront: _gv(cb.ClearFront, selected=_sets(2, 2), item=st.integers(0, 9)),
+    cb.StealFrom: _gv(cb.StealFrom, seat=st.integers(0, cb.MAX_SEAT)),
     cb.ReplayRound: st.builds(cb.ReplayRound, game=game_ids, round=st.integers(1, cb.ROUNDS)),
     cb.Rematch: st.builds(cb.Rematch, game=game_ids),
     cb.ConfirmRematch: st.builds(cb.ConfirmRematch, game=game_ids),
@@ -99,6 +100,7 @@ LARGEST: list[cb.Command] = [
     cb.ToggleDiscard(GID, V, 9, ALL),
     cb.ConfirmDiscard(GID, V, frozenset({7, 8, 9})),
     cb.ClearFront(GID, V, frozenset({8, 9}), 9),
+    cb.StealFrom(GID, V, cb.MAX_SEAT),
     cb.ReplayRound(GID, cb.ROUNDS),
     cb.Rematch(GID),
     cb.ConfirmRematch(GID),
@@ -240,6 +242,7 @@ def test_malformed_data_decodes_to_none(data: Any) -> None:
         cb.ConfirmDiscard(GID, 1, frozenset()),
         cb.ToggleDiscard(GID, 1, 0, frozenset({10})),
         cb.ClearFront(GID, 1, frozenset({1}), 0),
+        cb.StealFrom(GID, 1, cb.MAX_SEAT + 1),
     ],
 )
 def test_encode_refuses_values_out_of_range(command: cb.Command) -> None:

@@ -54,7 +54,7 @@ async def show(
     names = presenter.names_of(record)
     caption = presenter.hand_caption(record, state, user_id, lang, screen.prompt)
     png = ctx.painter.screen(state, user_id, screen, names)
-    in_play = record.status is Status.PLAYING and state.phase is Phase.PLAYING
+    in_play = record.status is Status.PLAYING and state.phase is not Phase.OVER
     keyboard = screen.keyboard if in_play else ()
     live = record.messages.hand_of(user_id)
     sender = ctx.sender

@@ -21,9 +21,9 @@ from engine.events import (
 )
 from engine.timeline import Entry
 
-from .. import clocks, presenter
+from .. import clocks, notice_texts, presenter
 from ..archives import round_deeds
-from ..notices import GameOver, Message, RoundOver, Told, as_message, told
+from ..notices import GameOver, Message, RoundOver, Told, as_message, said, told
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Status, is_computer_id
 from .context import FINISHED_TTL_SECONDS, Context
@@ -62,6 +62,15 @@ def owed_after(
             announcements.append(over)
             replays.append(e.result.round)
             moves = []
+    if not any(isinstance(e, RoundEnded) for e in events):
+        # A thief's choice that settles a round deals the next one.
+        for e in events:
+            if isinstance(e, RoundStarted):
+                moves.append(said(notice_texts.round_begins, round=e.round, starter=e.starter))
+    if state.phase is Phase.THEFT:  # told under the round's last board
+        thief = current_player(state)
+        assert thief is not None
+        moves.append(said(notice_texts.thief_choosing, thief=thief))
     people = [u for u in state.players if not is_computer_id(u)]
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
@@ -83,6 +92,8 @@ def owed_after(
     touched = {actor} | {
         e.audience for e in events if isinstance(e, _PRIVATE_EVENTS) and e.audience is not None
     }
+    if state.phase is Phase.THEFT:  # the round is over for everyone while a thief chooses
+        touched |= set(people)
     return owe(
         record.owed,
         texts=announcements,
