@@ -17,6 +17,10 @@ from engine import Action, Discard, GameState, Phase, legal_actions
 MISSES_FOR_AUTO = 2  # after this many timeouts in a row, the game plays for the player
 AUTO_DELAY_SECONDS = 5  # a player on automatic is played for after this pause
 LOBBY_IDLE_SECONDS = 24 * 3600  # a lobby nobody joined, left or set up for this long expires
+# A claimed deadline is held this long: one whose process died before serving it is due again
+# then (a computer's move takes a second or two at worst; serving twice makes the move once).
+CLAIM_LEASE_SECONDS = 60
+CLAIMED = "claimed|"  # a claim's member in the deadline index: this, then the deadline's name
 
 
 class DeadlineKind(Enum):
