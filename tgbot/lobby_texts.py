@@ -52,7 +52,7 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
         return practice_text(record, lang)
     tr = texts(lang)
     lobby = record.lobby
-    names = names_of(record)
+    names = names_of(record, lang)
     players = range_of(lobby.edition)
     variants = [
         tr.marked(VARIANTS[v])
@@ -78,7 +78,7 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
             tr.gettext("Players ({count}/{max}):", count=len(lobby.players), max=players.stop - 1)
         )
         lines += [
-            tr.gettext("{number}. {name}", number=i + 1, name=escape(shown_name(p)))
+            tr.gettext("{number}. {name}", number=i + 1, name=escape(shown_name(p, lang)))
             for i, p in enumerate(lobby.players)
         ]
     else:
@@ -125,7 +125,7 @@ def practice_text(record: GameRecord, lang: Language) -> str:
             count,
             count=count,
         ),
-        ", ".join(escape(shown_name(p)) for p in lobby.computers),
+        ", ".join(escape(shown_name(p, lang)) for p in lobby.computers),
         "",
         tr.gettext(
             "Choose the edition and how many opponents, then tap Start. The board and your "

@@ -12,12 +12,15 @@ from tgbot.callback import (
     RemoveComputer,
     SetComputers,
     SetEdition,
+    SetLanguage,
     StartGame,
 )
-from tgbot.i18n import Language
+from tgbot.i18n import LANGUAGES, Language, texts
+from tgbot.names import computer_index, computer_name, local_computer_name
+from tgbot.presenter import names_of
 from tgbot.records import GameRecord, Status
 
-from .conftest import ANN, BOB, CAT, GROUP, OTHER_GROUP, Table
+from .conftest import ANN, BOB, CAT, GROUP, OTHER_GROUP, Table, person
 
 
 def _computers(record: GameRecord) -> list[tuple[int, str]]:
@@ -50,11 +53,57 @@ async def test_the_creator_adds_computer_players_with_names_and_negative_ids(tab
     assert await table.store.user_games(-1) == ()
 
 
-async def test_a_group_in_korean_gets_korean_names(table: Table) -> None:
+async def test_a_group_in_korean_shows_korean_names(table: Table) -> None:
     gid = await table.open()
     await table.ctx.change(gid, lambda r: dataclasses.replace(r, language=Language("ko")))
     await table.add_computers(gid, 1)
-    assert _computers(await table.record(gid)) == [(-1, "보린")]
+    assert _computers(await table.record(gid)) == [(-1, "Borin")]  # stored in English
+    assert "🤖 보린" in table.group()[0].text
+
+
+async def test_computer_names_follow_the_group_s_language_when_it_changes(table: Table) -> None:
+    """Names are translated where they are shown, not when the computer was added."""
+    gid = await table.open()
+    await table.join(gid, ANN)
+    await table.add_computers(gid, 2)
+    assert "🤖 Borin" in table.group()[0].text
+    await table.service.tap(person(ANN), SetLanguage(Language("ko")), GROUP, None)
+    text = table.group()[0].text
+    assert "🤖 보린" in text and "Borin" not in text
+    await table.service.tap(person(ANN), SetLanguage(Language("en")), GROUP, None)
+    assert "🤖 Borin" in table.group()[0].text and "보린" not in table.group()[0].text
+
+
+async def test_a_name_stored_in_korean_by_an_older_record_is_shown_in_english(
+    table: Table,
+) -> None:
+    gid = await table.open()
+    await table.add_computers(gid, 1)
+
+    def korean_name(record: GameRecord) -> GameRecord:
+        (borin,) = record.lobby.computers
+        return dataclasses.replace(
+            record, lobby=record.lobby.changed(players=(dataclasses.replace(borin, name="보린"),))
+        )
+
+    await table.ctx.change(gid, korean_name)
+    record = await table.record(gid)
+    assert names_of(record)[-1] == "🤖 Borin"
+    assert names_of(record, Language("ko"))[-1] == "🤖 보린"
+    await table.add_computers(gid, 1)  # the next name is not Borin again
+    assert _computers(await table.record(gid)) == [(-1, "보린"), (-2, "Dagna")]
+
+
+def test_every_computer_name_is_known_in_every_language() -> None:
+    for lang in LANGUAGES:
+        tr = texts(lang)
+        for index in (0, 5, 11, 12, 25):
+            name = computer_name(tr, index)
+            assert computer_index(name) == index, name
+            assert local_computer_name(texts(Language("en")), name) == computer_name(
+                texts(Language("en")), index
+            )
+    assert computer_index("Ann") is None and computer_index("Borin 1") is None
 
 
 async def test_only_the_creator_adds_or_removes_computer_players(table: Table) -> None:
