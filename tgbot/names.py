@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
+from ai import Level
 from engine import Card, Edition, Reason, Role, Side, Tool
 from engine.cards import GOAL_SPOTS
 
@@ -149,6 +150,13 @@ COMPUTER_NAMES: tuple[Marked, ...] = (
     NC_("computer player", "Yrsa"),
 )
 
+LEVELS: Mapping[Level, Marked] = {
+    # Translators: how well a computer player plays, after its name and on the lobby's buttons.
+    Level.RANDOM: NC_("computer level", "random"),
+    Level.HEURISTIC: NC_("computer level", "easy"),
+    Level.SEARCH: NC_("computer level", "strong"),
+}
+
 GOALS: tuple[Marked, ...] = (
     # Translators: where a goal card lies, as in "the top goal card" (and on its button).
     NC_("goal card", "top"),
@@ -227,6 +235,11 @@ def local_computer_name(tr: Texts, name: str) -> str:
     """A computer player's stored name in `tr`'s language (a name it does not know, as is)."""
     index = computer_index(name)
     return name if index is None else computer_name(tr, index)
+
+
+def level_name(tr: Texts, level: Level) -> str:
+    """How well a computer player plays: easy, strong."""
+    return tr.marked(LEVELS[level])
 
 
 def goal_name(tr: Texts, index: int) -> str:

@@ -66,6 +66,8 @@ async def test_practice_sets_up_a_game_in_the_private_chat(table: Table) -> None
         "▫️ 🤖 2",
         "✅ 🤖 3",
         "▫️ 🤖 4",
+        "▫️ easy",
+        "✅ strong",
         "▶️ Start",
         "✖️ Cancel game",
     ]
@@ -77,14 +79,35 @@ async def test_the_player_picks_the_edition_and_the_opponents(table: Table) -> N
     revision = (await table.record(gid)).lobby.revision
     assert await _tap(table, gid, SetEdition(gid, revision, Edition.DELUXE)) == "Saved."
     revision = (await table.record(gid)).lobby.revision
-    assert await _tap(table, gid, SetComputers(gid, revision, 4)) == "Saved."
+    assert await _tap(table, gid, SetComputers(gid, revision, 4, Level.SEARCH)) == "Saved."
     record = await table.record(gid)
     assert record.lobby.edition is Edition.DELUXE and len(record.lobby.computers) == 4
     revision = record.lobby.revision
-    assert await _tap(table, gid, SetComputers(gid, revision, 2)) == "Saved."
+    assert await _tap(table, gid, SetComputers(gid, revision, 2, Level.SEARCH)) == "Saved."
     assert [p.user_id for p in (await table.record(gid)).lobby.players] == [ANN, -1, -2]
     (setup,) = table.sender.live(ANN)
     assert "Saboteur Deluxe" in setup.text and "You against 2 computer players:" in setup.text
+
+
+async def test_the_player_picks_how_well_the_opponents_play(table: Table) -> None:
+    gid = await _practice(table)
+    assert "They play: strong" in table.sender.live(ANN)[0].text
+    revision = (await table.record(gid)).lobby.revision
+    assert await _tap(table, gid, SetComputers(gid, revision, 3, Level.HEURISTIC)) == "Saved."
+    record = await table.record(gid)
+    assert [p.computer for p in record.lobby.computers] == [Level.HEURISTIC] * 3
+    (setup,) = table.sender.live(ANN)
+    assert "They play: easy" in setup.text and setup.keyboard is not None
+    assert "✅ easy" in [b.label for row in setup.keyboard for b in row]
+    # More opponents keep the level picked; their buttons carry it.
+    more = next(
+        b.command
+        for row in setup.keyboard
+        for b in row
+        if isinstance(b.command, SetComputers) and b.command.count == 4
+    )
+    assert await _tap(table, gid, more) == "Saved."
+    assert [p.computer for p in (await table.record(gid)).lobby.computers] == [Level.HEURISTIC] * 4
 
 
 async def test_forged_practice_buttons_are_refused_and_change_nothing(table: Table) -> None:
@@ -92,9 +115,9 @@ async def test_forged_practice_buttons_are_refused_and_change_nothing(table: Tab
     before = await table.record(gid)
     rev = before.lobby.revision
     for command in (
-        SetComputers(gid, rev, 1),
-        SetComputers(gid, rev, 5),
-        AddComputer(gid, rev),
+        SetComputers(gid, rev, 1, Level.SEARCH),
+        SetComputers(gid, rev, 5, Level.SEARCH),
+        AddComputer(gid, rev, Level.SEARCH),
         LeaveGame(gid, rev),
         JoinGame(gid, rev),
         SetTurnLimit(gid, rev, 1),
