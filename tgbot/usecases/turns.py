@@ -160,6 +160,7 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             computer_pause=(
                 ctx.computer_pause if player is not None and is_computer_id(player) else None
             ),
+            practice=record.is_practice,
         )
     )
 
@@ -205,5 +206,10 @@ def _expiry_member(record: GameRecord, revision: int) -> str:
 
 
 def _turn_members(game: str, version: int) -> list[str]:
-    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT, clocks.DeadlineKind.COMPUTER)
+    kinds = (
+        clocks.DeadlineKind.REMIND,
+        clocks.DeadlineKind.TIMEOUT,
+        clocks.DeadlineKind.COMPUTER,
+        clocks.DeadlineKind.IDLE,
+    )
     return [clocks.Deadline(game, version, kind, 0).member for kind in kinds]
