@@ -167,8 +167,9 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
 
 async def resume(ctx: Context, record: GameRecord) -> None:
     """A turn the game plays by itself (a computer player's, or an absent player's) is owed its
-    deadline again: a process that died after claiming it would otherwise leave the game
-    waiting. Harmless when it is pending or being served (the move is made once)."""
+    deadline again, at once: a process that died after claiming it leaves it to its claim's
+    lease otherwise (a minute). Harmless when it is pending or being served (the move is made
+    once)."""
     state = record.state
     if state is None or record.status is not Status.PLAYING:
         return
