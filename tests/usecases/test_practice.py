@@ -12,6 +12,7 @@ from tgbot.callback import (
     SetEdition,
     SetLanguage,
     SetTurnLimit,
+    ShowHand,
     StartGame,
 )
 from tgbot.clocks import PRACTICE_IDLE_SECONDS, Deadline, DeadlineKind
@@ -223,6 +224,22 @@ async def test_a_practice_game_s_idle_clock_starts_again_at_each_move(table: Tab
     assert record.status is Status.PLAYING
     assert [kind for kind in dict(await table.deadlines.pending())] == [
         f"{gid}:{record.state.version if record.state else 0}:idle"
+    ]
+
+
+async def test_a_practice_game_from_before_idle_ends_gets_its_deadline_at_a_tap(
+    table: Table,
+) -> None:
+    """A game started before practice games ended has no idle deadline: the player's next tap
+    that is not a move owes it (from the turn's start, as for any other)."""
+    gid = await _started(table)
+    await table.computers_play(gid)
+    table.deadlines.due.clear()
+    record = await table.record(gid)
+    assert record.state is not None
+    await table.hand_tap(ANN, ShowHand(gid, record.state.version))
+    assert await table.deadlines.pending() == [
+        (f"{gid}:{record.state.version}:idle", record.turn_started_at + PRACTICE_IDLE_SECONDS)
     ]
 
 

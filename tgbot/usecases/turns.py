@@ -174,7 +174,8 @@ async def resume(ctx: Context, record: GameRecord) -> None:
     if state is None or record.status is not Status.PLAYING:
         return
     player = current_player(state)
-    if player is None or not (is_computer_id(player) or player in record.automatic):
+    by_itself = player is not None and (is_computer_id(player) or player in record.automatic)
+    if not (by_itself or record.is_practice):  # (a practice game's idle end is owed too)
         return
     await schedule(ctx, record, None)
 
