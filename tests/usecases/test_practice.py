@@ -15,7 +15,7 @@ from tgbot.callback import (
     ShowHand,
     StartGame,
 )
-from tgbot.clocks import PRACTICE_IDLE_SECONDS, Deadline, DeadlineKind
+from tgbot.clocks import LOBBY_IDLE_SECONDS, PRACTICE_IDLE_SECONDS, Deadline, DeadlineKind
 from tgbot.i18n import Language
 from tgbot.links import join_payload
 from tgbot.records import GameRecord, Status
@@ -241,6 +241,19 @@ async def test_a_practice_game_from_before_idle_ends_gets_its_deadline_at_a_tap(
     assert await table.deadlines.pending() == [
         (f"{gid}:{record.state.version}:idle", record.turn_started_at + PRACTICE_IDLE_SECONDS)
     ]
+
+
+async def test_a_practice_set_up_left_a_day_expires_and_says_so_in_its_words(
+    table: Table,
+) -> None:
+    gid = await _practice(table)
+    table.clock.advance(LOBBY_IDLE_SECONDS)
+    await table.service.sweep()
+    assert (await table.record(gid)).status is Status.CANCELLED
+    (setup,) = table.sender.live(ANN)
+    assert setup.text == "This practice set-up expired after a day. /practice opens a new one."
+    assert await table.store.active_game(ANN, None) is None
+    assert await table.store.user_games(ANN) == ()
 
 
 async def test_an_idle_practice_game_s_player_blocked_the_bot_still_ends(table: Table) -> None:

@@ -171,9 +171,14 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
             return Decision(False)
         if record.lobby.revision != revision:
             return Decision(False)  # it changed since: a later deadline stands
-        said = texts(record.language).gettext(
-            "This lobby expired after a day without anyone joining, leaving or changing it."
-            " Open a new game with /new."
+        tr = texts(record.language)
+        said = (
+            tr.gettext("This practice set-up expired after a day. /practice opens a new one.")
+            if record.is_practice
+            else tr.gettext(
+                "This lobby expired after a day without anyone joining, leaving or changing it."
+                " Open a new game with /new."
+            )
         )
         owed = dataclasses.replace(record.owed, lobby_text=said)
         expired = dataclasses.replace(record, status=Status.CANCELLED, updated_at=now, owed=owed)
