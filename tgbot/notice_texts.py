@@ -102,15 +102,28 @@ def thief_choosing(lang: Language, *, record: GameRecord, thief: int) -> str:
 
 
 @notice
+def practice_idle_ended(lang: Language, *, hours: int) -> str:
+    """A practice game ended after waiting `hours` for its player's move."""
+    tr = texts(lang)
+    return tr.gettext(
+        "This practice game ended: it waited {time} for your move. /practice starts a new one.",
+        time=presenter.hours_text(tr, hours),
+    )
+
+
+@notice
 def game_cancelled(lang: Language) -> str:
     """A game (or lobby) was cancelled."""
     return texts(lang).gettext("The game was cancelled.")
 
 
 @notice
-def lobby_expired(lang: Language) -> str:
-    """A lobby expired unchanged."""
-    return texts(lang).gettext(
+def lobby_expired(lang: Language, *, practice: bool = False) -> str:
+    """A lobby (or a practice set-up) expired unchanged."""
+    tr = texts(lang)
+    if practice:
+        return tr.gettext("This practice set-up expired after a day. /practice opens a new one.")
+    return tr.gettext(
         "This lobby expired after a day without anyone joining, leaving or changing it."
         " Open a new game with /new."
     )

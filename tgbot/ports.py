@@ -213,7 +213,7 @@ class Lease(Protocol):
 
 
 class Deadlines(Protocol):
-    """Pending turn deadlines any process can serve, each claimed once."""
+    """Pending turn deadlines any process can serve, each claimed by one process at a time."""
 
     async def add(self, deadlines: Iterable[Deadline]) -> None:
         """Schedule deadlines (a deadline scheduled twice is kept once)."""
@@ -224,7 +224,12 @@ class Deadlines(Protocol):
         ...
 
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
-        """Take the deadlines due at `now`; each is returned to exactly one caller."""
+        """Take the deadlines due at `now`, each to one caller, held for `CLAIM_LEASE_SECONDS`:
+        one not `done` by then (its process died) is due again."""
+        ...
+
+    async def done(self, member: str) -> None:
+        """A claimed deadline was served: its claim ends (if scheduled again, it stays)."""
         ...
 
 

@@ -36,6 +36,7 @@ from .names import (
     card_name,
     edition_name,
     goal_name_at,
+    local_computer_name,
     placed_card_name,
     role_name,
     side_name,
@@ -90,16 +91,19 @@ def turn_limit_line(lang: Language, hours: int | None) -> str:
     return tr.gettext("Time per turn: {time}", time=hours_text(tr, hours))
 
 
-def shown_name(player: LobbyPlayer) -> str:
-    """A player's name as written everywhere: a computer player's with its mark."""
-    return f"{COMPUTER_MARK} {player.name}" if player.is_computer else player.name
+def shown_name(player: LobbyPlayer, lang: Language) -> str:
+    """A player's name as written everywhere: a computer player's with its mark, in `lang`."""
+    if not player.is_computer:
+        return player.name
+    return f"{COMPUTER_MARK} {local_computer_name(texts(lang), player.name)}"
 
 
-def names_of(record: GameRecord) -> dict[int, str]:
-    """Display names by user id (unescaped): the players (computer players marked), and the
-    creator even if not playing."""
+def names_of(record: GameRecord, lang: Language | None = None) -> dict[int, str]:
+    """Display names by user id (unescaped): the players (computer players marked, named in
+    `lang`, by default the game's), and the creator even if not playing."""
+    shown = lang or record.language
     creator = {record.creator_id: record.creator_name} if record.creator_name else {}
-    return creator | {p.user_id: shown_name(p) for p in record.lobby.players}
+    return creator | {p.user_id: shown_name(p, shown) for p in record.lobby.players}
 
 
 def mention(user_id: int, name: str) -> str:
@@ -387,7 +391,7 @@ def hand_caption(
     """The live private message: which game, role, gold, learned facts, whose turn, the prompt."""
     tr = texts(lang)
     view: PlayerView = player_view(state, user_id)
-    names = names_of(record)
+    names = names_of(record, lang)
     pub = view.public
     lines = [
         tr.gettext(

@@ -36,7 +36,8 @@ chat, whose id is their user id (positive): its board posts and its hand share t
 Computer players are lobby players with a `computer` level (`random`, `heuristic`, `search`).
 Their ids are negative, -1, -2, ... within a game: Telegram user ids are positive, so a
 computer's id never names a person, and nothing is ever sent to it. Names are a computer's own
-(from `tgbot.names.COMPUTER_NAMES`, in the group's language when it was added).
+(from `tgbot.names.COMPUTER_NAMES`, stored in English, or in the group's language then for
+records written before; shown in each text's language: `names.local_computer_name`).
 
 `moves` lists every move of the game in play order, in the archive's notation
 (`"<seat> <move>"`, docs/archive.md): replayed from the state's seed, it rebuilds what each seat

@@ -18,7 +18,7 @@ from ..records import GameRecord, Status, is_computer_id
 from ..store import ContentionError, Decision
 from .computers import Planned, awaited, computer_turn, plan
 from .context import Context, Person, Place, contended, fit, no_game
-from .lobby import expire
+from .lobby import end_idle_practice, expire
 from .turns import after_move, moved
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,8 @@ class Served:
 
 
 async def handle_deadline(ctx: Context, member: str) -> None:
-    """A reminder or a timeout of a turn, a computer player's move, or a lobby's expiry; stale
-    ones do nothing."""
+    """A reminder or a timeout of a turn, a computer player's move, a lobby's expiry, or an idle
+    practice game's end; stale ones do nothing."""
     parsed = parse_member(member)
     if parsed is None:
         return
@@ -44,6 +44,9 @@ async def handle_deadline(ctx: Context, member: str) -> None:
         return
     if kind is DeadlineKind.COMPUTER:
         await computer_turn(ctx, gid, version)
+        return
+    if kind is DeadlineKind.IDLE:
+        await end_idle_practice(ctx, gid, version)
         return
     planned: Planned | None = None
     if kind is DeadlineKind.TIMEOUT:

@@ -397,7 +397,8 @@ def _unreachable(ctx: Context, user: int, fresh: bool) -> Change:
 
 
 async def sweep(ctx: Context) -> None:
-    """Serve due deadlines and deliver whatever any game still owes (run periodically).
+    """Serve due deadlines (one claimed and never served, its process dead, is served again
+    when its claim ends) and deliver whatever any game still owes (run periodically).
 
     A game whose record cannot be read is logged and skipped, so every other game is served.
     """
@@ -406,6 +407,9 @@ async def sweep(ctx: Context) -> None:
             await handle_deadline(ctx, member)
         except Exception:
             log.exception("deadline %s failed", member)
+        # Served (or failed for good). A process that dies before this line leaves the claim
+        # to run out, and the deadline is served again by whichever process sweeps then.
+        await ctx.deadlines.done(member)
     for gid in await ctx.store.owing_games():
         try:
             await ctx.deliver(gid)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from ai import Level
 from engine import Options, new_game
 from engine.model import GoldRule
 
@@ -29,7 +30,7 @@ from ..callback import (
     ToggleVariant,
     Variant,
 )
-from ..computer import new_computer
+from ..computer import DEFAULT_LEVEL, new_computer
 from ..i18n import Language, Texts, texts
 from ..links import join_payload, start_link
 from ..outbox import END, Owed, owe
@@ -271,11 +272,12 @@ def _computers(
     if isinstance(command, SetComputers):
         if command.count not in lobby_texts.PRACTICE_OPPONENTS:
             return Decision(Outcome(invalid_button(tr)))
-        lobby = with_computers(lobby, command.count, record.language)
+        lobby = with_computers(lobby, command.count, record.language, command.level)
     elif isinstance(command, AddComputer):
         if len(lobby.players) >= seats:
             return _answer(tr.pgettext("toast", "The game is full."))
-        lobby = lobby.changed(players=(*lobby.players, new_computer(lobby, record.language)))
+        added = new_computer(lobby, record.language, command.level)
+        lobby = lobby.changed(players=(*lobby.players, added))
     else:
         if not lobby.computers:
             return _answer(tr.pgettext("toast", "There is no computer player to remove."))
@@ -285,14 +287,21 @@ def _computers(
     return Decision(saved, dataclasses.replace(record, lobby=lobby, updated_at=req.now))
 
 
-def with_computers(lobby: Lobby, count: int, language: Language) -> Lobby:
-    """The lobby with exactly `count` computer players (the last added go first)."""
-    players = list(lobby.players)
+def with_computers(
+    lobby: Lobby, count: int, language: Language, level: Level = DEFAULT_LEVEL
+) -> Lobby:
+    """The lobby with exactly `count` computer players (the last added go first), all at
+    `level`."""
+    players = [
+        dataclasses.replace(p, computer=level) if p.is_computer else p for p in lobby.players
+    ]
     while len([p for p in players if p.is_computer]) > count:
         last = [p for p in players if p.is_computer][-1]
         players.remove(last)
     while len([p for p in players if p.is_computer]) < count:
-        players.append(new_computer(dataclasses.replace(lobby, players=tuple(players)), language))
+        players.append(
+            new_computer(dataclasses.replace(lobby, players=tuple(players)), language, level)
+        )
     return lobby.changed(players=tuple(players))
 
 

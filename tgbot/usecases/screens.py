@@ -28,7 +28,7 @@ async def refresh_private(
     state = record.state
     assert state is not None
     lang = player_language(record, user_id)
-    seat = menus.Seat(record.game_id, state, user_id, presenter.names_of(record), lang)
+    seat = menus.Seat(record.game_id, state, user_id, presenter.names_of(record, lang), lang)
     screen = menus.home(seat, prompt)
     return await show(ctx, record, user_id, screen, new_message=new_message, tapped=tapped)
 
@@ -51,7 +51,7 @@ async def show(
     state = record.state
     assert state is not None
     lang = player_language(record, user_id)
-    names = presenter.names_of(record)
+    names = presenter.names_of(record, lang)
     caption = presenter.hand_caption(record, state, user_id, lang, screen.prompt)
     png = ctx.painter.screen(state, user_id, screen, names)
     in_play = record.status is Status.PLAYING and state.phase is not Phase.OVER

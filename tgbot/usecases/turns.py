@@ -180,19 +180,22 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             computer_pause=(
                 ctx.computer_pause if player is not None and is_computer_id(player) else None
             ),
+            practice=record.is_practice,
         )
     )
 
 
 async def resume(ctx: Context, record: GameRecord) -> None:
     """A turn the game plays by itself (a computer player's, or an absent player's) is owed its
-    deadline again: a process that died after claiming it would otherwise leave the game
-    waiting. Harmless when it is pending or being served (the move is made once)."""
+    deadline again, at once: a process that died after claiming it leaves it to its claim's
+    lease otherwise (a minute). Harmless when it is pending or being served (the move is made
+    once)."""
     state = record.state
     if state is None or record.status is not Status.PLAYING:
         return
     player = current_player(state)
-    if player is None or not (is_computer_id(player) or player in record.automatic):
+    by_itself = player is not None and (is_computer_id(player) or player in record.automatic)
+    if not (by_itself or record.is_practice):  # (a practice game's idle end is owed too)
         return
     await schedule(ctx, record, None)
 
@@ -225,5 +228,10 @@ def _expiry_member(record: GameRecord, revision: int) -> str:
 
 
 def _turn_members(game: str, version: int) -> list[str]:
-    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT, clocks.DeadlineKind.COMPUTER)
+    kinds = (
+        clocks.DeadlineKind.REMIND,
+        clocks.DeadlineKind.TIMEOUT,
+        clocks.DeadlineKind.COMPUTER,
+        clocks.DeadlineKind.IDLE,
+    )
     return [clocks.Deadline(game, version, kind, 0).member for kind in kinds]
