@@ -312,6 +312,7 @@ async def run(args: argparse.Namespace) -> None:
             fig = Figures()  # the moves only, from here
             cpu0 = cpu_seconds(proc.pid)
             commands0, _ = await redis_figures(redis_url)
+            calls0, uploads0 = emu.calls.copy(), state.photo_uploads
             started = time.perf_counter()
             await asyncio.gather(
                 *(play(emu, users, chat, args.moves, fig) for users, chat in games)
@@ -319,6 +320,7 @@ async def run(args: argparse.Namespace) -> None:
             elapsed = time.perf_counter() - started
             cpu = cpu_seconds(proc.pid) - cpu0
             commands, memory = await redis_figures(redis_url)
+            calls, uploads = emu.calls - calls0, state.photo_uploads - uploads0
     moves = max(fig.moves, 1)
     a, b = fig.answers, fig.boards
     print(f"games {args.games} x {args.players} players, {args.moves} moves each, ", end="")
@@ -330,6 +332,9 @@ async def run(args: argparse.Namespace) -> None:
     print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}")
     print(f"Redis commands per move        {(commands - commands0) / moves:8.1f}")
     print(f"Redis bytes per game           {memory / args.games:8.0f}")
+    print(f"Bot API calls per move         {calls.total() / moves:8.1f}  ", end="")
+    print(", ".join(f"{m} {n / moves:.1f}" for m, n in calls.most_common()))
+    print(f"photo uploads per move         {uploads / moves:8.1f}")
 
 
 def _ms(values: list[float], q: float) -> str:

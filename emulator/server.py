@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import Counter
 from collections.abc import Callable
 from http import HTTPStatus
 from types import TracebackType
@@ -82,6 +83,7 @@ class BotApiEmulator:
         # Bot API requests being handled right now, and the most at once (getUpdates left out).
         self.in_flight = 0
         self.max_in_flight = 0
+        self.calls: Counter[str] = Counter()  # Bot API calls so far by method (no getUpdates)
         # Calls waiting out the plan's latency right now, and the most at once.
         self.delayed = 0
         self.max_delayed = 0
@@ -250,6 +252,7 @@ class BotApiEmulator:
         method = request.match_info["method"]
         counted = method.lower() != "getupdates"
         if counted:
+            self.calls[method] += 1
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:

@@ -109,6 +109,7 @@ class EmulatorState:
         self._next_group = 1
         self._next_query = 1
         self._next_file = 1
+        self.photo_uploads = 0  # images uploaded as photos (a file id sent again is not one)
 
     # -- bookkeeping ------------------------------------------------------------------------
 
@@ -567,6 +568,7 @@ class EmulatorState:
 
     def store_photo(self, data: bytes) -> Photo:
         """Store an uploaded image as a photo with several sizes."""
+        self.photo_uploads += 1
         number = self._next_file
         self._next_file += 1
         photo = tuple(

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.constants import ChatMemberStatus, ParseMode
@@ -30,6 +34,8 @@ from .ports import Budget, Fate, Posts, Sent
 log = logging.getLogger(__name__)
 
 MAX_ANSWER_WAIT = 3.0  # a tap is answered within seconds or not at all (Telegram's 15 s)
+UPLOADS_KEPT = 4096  # file ids of pictures uploaded before, by their bytes
+SHOWN_KEPT = 8192  # what the bot's photo messages show, as this process last set it
 
 
 def markup(keyboard: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup | None:
@@ -101,6 +107,50 @@ def fate_of(err: TelegramError, *, private: bool) -> Sent:
     return Sent(Fate.REFUSED, detail=text)
 
 
+@dataclass(frozen=True, slots=True)
+class Uploaded:
+    """A picture Telegram holds: its file id (to send it again) and its unique id."""
+
+    file_id: str
+    unique_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a photo message shows, as this process last set it: the picture's digest, the
+    caption sent (HTML), and the photo and caption text Telegram answered with."""
+
+    digest: bytes
+    caption: str
+    unique_id: str
+    text: str | None
+
+
+def digest(png: bytes) -> bytes:
+    """A picture's identity: the same bytes, the same digest."""
+    return hashlib.blake2b(png, digest_size=16).digest()
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _keep(kept: OrderedDict[K, V], key: K, value: V, size: int) -> None:
+    kept[key] = value
+    kept.move_to_end(key)
+    if len(kept) > size:
+        kept.popitem(last=False)
+
+
+def _photo_of(result: object) -> Uploaded | None:
+    """The largest size of a message's photo, if it has one."""
+    sizes = getattr(result, "photo", None)
+    if not sizes:
+        return None
+    largest = sizes[-1]
+    return Uploaded(str(largest.file_id), str(largest.file_unique_id))
+
+
 def _fit(text: str, limit: int) -> str:
     """A last safety net: the presenter composes texts to fit (see `tgbot.fitting`)."""
     if fitting.fits(text, limit):
@@ -115,6 +165,11 @@ class Sender:
     Nothing is shared between calls: concurrent tasks each get their own outcome. Group sends
     take from the group's budget first; a 429 holds that budget for every process. Every
     message Telegram confirms is recorded in the sent-message ledger (`posts`).
+
+    Each picture is uploaded once: later sends of the same bytes use its file id. An edit that
+    keeps a message's picture changes only its caption and keyboard, or only its keyboard
+    (`editMessageReplyMarkup`), once Telegram's answer confirms the message still shows that
+    picture (another process may have changed it meanwhile: then the picture is sent too).
     """
 
     def __init__(
@@ -128,6 +183,8 @@ class Sender:
         self.budget = budget
         self.clock = clock
         self.posts: Posts = posts if posts is not None else MemoryPosts()
+        self.uploads: OrderedDict[bytes, Uploaded] = OrderedDict()
+        self.shown: OrderedDict[tuple[int, int], Shown] = OrderedDict()
 
     @property
     def username(self) -> str:
@@ -141,8 +198,10 @@ class Sender:
         *,
         chat_id: int,
         new: bool = False,
+        seen: Callable[[object], None] | None = None,
     ) -> Sent:
-        """Run one Bot API call and say how it went; a `new` message's id is recorded."""
+        """Run one Bot API call and say how it went; a `new` message's id is recorded, and
+        `seen` is given what Telegram answered."""
         try:
             result: object = await make()
         except TelegramError as err:
@@ -153,6 +212,8 @@ class Sender:
             level = logging.WARNING if sent.fate is Fate.REFUSED else logging.INFO
             log.log(level, "%s in %s: %s (%s)", what, chat_id, sent.fate.value, sent.detail)
             return sent
+        if seen is not None:
+            seen(result)
         message_id = getattr(result, "message_id", None)
         if new and isinstance(message_id, int):
             await self.posts.confirm(chat_id, message_id)
@@ -199,18 +260,54 @@ class Sender:
         spent = await self._spend(chat_id)
         if spent is not None:
             return spent
-        return await self._call(
+        text = _fit(caption, CAPTION_LIMIT)
+        return await self._photo(
             "sendPhoto",
-            lambda: self.bot.send_photo(
+            png,
+            text,
+            lambda photo: self.bot.send_photo(
                 chat_id,
-                png,
-                caption=_fit(caption, CAPTION_LIMIT),
+                photo,
+                caption=text,
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
             ),
             chat_id=chat_id,
             new=True,
         )
+
+    async def _photo(
+        self,
+        what: str,
+        png: bytes,
+        caption: str,
+        make: Callable[[str | bytes], Awaitable[object]],
+        *,
+        chat_id: int,
+        new: bool = False,
+    ) -> Sent:
+        """A call that sends a picture: by its file id when it was uploaded before (uploaded
+        anew if Telegram no longer takes that id); what the message shows is remembered."""
+        key = digest(png)
+
+        def seen(result: object) -> None:
+            photo = _photo_of(result)
+            message_id = getattr(result, "message_id", None)
+            if photo is None or not isinstance(message_id, int):
+                return
+            _keep(self.uploads, key, photo, UPLOADS_KEPT)
+            shown = Shown(key, caption, photo.unique_id, getattr(result, "caption", None))
+            _keep(self.shown, (chat_id, message_id), shown, SHOWN_KEPT)
+
+        uploaded = self.uploads.get(key)
+        if uploaded is not None:
+            sent = await self._call(
+                what, lambda: make(uploaded.file_id), chat_id=chat_id, new=new, seen=seen
+            )
+            if sent.fate is not Fate.REFUSED:
+                return sent
+            self.uploads.pop(key, None)  # an id Telegram no longer knows: upload the bytes
+        return await self._call(what, lambda: make(png), chat_id=chat_id, new=new, seen=seen)
 
     async def group_animation(
         self,
@@ -258,12 +355,15 @@ class Sender:
         self, user_id: int, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
     ) -> Sent:
         """Send a photo with caption and keyboard to a user's private chat."""
-        return await self._call(
+        text = _fit(caption, CAPTION_LIMIT)
+        return await self._photo(
             "sendPhoto",
-            lambda: self.bot.send_photo(
+            png,
+            text,
+            lambda photo: self.bot.send_photo(
                 user_id,
-                png,
-                caption=_fit(caption, CAPTION_LIMIT),
+                photo,
+                caption=text,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup(keyboard),
             ),
@@ -279,17 +379,77 @@ class Sender:
         caption: str,
         keyboard: Sequence[Sequence[Button]],
     ) -> Sent:
-        """Replace a photo message's picture, caption and keyboard."""
-        media = InputMediaPhoto(
-            png, caption=_fit(caption, CAPTION_LIMIT), parse_mode=ParseMode.HTML
-        )
-        return await self._call(
+        """Replace a photo message's picture, caption and keyboard (only what changed, when this
+        process knows what the message shows)."""
+        text = _fit(caption, CAPTION_LIMIT)
+        where = (chat_id, message_id)
+        shown = self.shown.get(where)
+        if shown is not None and shown.digest == digest(png):
+            sent = await self._keep_picture(chat_id, message_id, shown, text, keyboard)
+            if sent is not None:
+                return sent
+        self.shown.pop(where, None)  # unknown until Telegram confirms the edit
+        return await self._photo(
             "editMessageMedia",
-            lambda: self.bot.edit_message_media(
-                media, chat_id=chat_id, message_id=message_id, reply_markup=markup(keyboard)
+            png,
+            text,
+            lambda photo: self.bot.edit_message_media(
+                InputMediaPhoto(photo, caption=text, parse_mode=ParseMode.HTML),
+                chat_id=chat_id,
+                message_id=message_id,
+                reply_markup=markup(keyboard),
             ),
             chat_id=chat_id,
         )
+
+    async def _keep_picture(
+        self,
+        chat_id: int,
+        message_id: int,
+        shown: Shown,
+        caption: str,
+        keyboard: Sequence[Sequence[Button]],
+    ) -> Sent | None:
+        """Edit a message's keyboard (and caption, if it changed) but not its picture; None when
+        Telegram's answer shows the message no longer had the picture remembered."""
+        same_caption = shown.caption == caption
+        answered: list[object] = []
+        if same_caption:
+            sent = await self._call(
+                "editMessageReplyMarkup",
+                lambda: self.bot.edit_message_reply_markup(
+                    chat_id=chat_id, message_id=message_id, reply_markup=markup(keyboard)
+                ),
+                chat_id=chat_id,
+                seen=answered.append,
+            )
+        else:
+            sent = await self._call(
+                "editMessageCaption",
+                lambda: self.bot.edit_message_caption(
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    caption=caption,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup(keyboard),
+                ),
+                chat_id=chat_id,
+                seen=answered.append,
+            )
+        if not answered:
+            if sent.ok:
+                return None  # "not modified": that says nothing of the picture, so send it
+            self.shown.pop((chat_id, message_id), None)
+            return sent  # refused: as an edit of the picture would be
+        photo = _photo_of(answered[0])
+        text = getattr(answered[0], "caption", None)
+        if photo is None or photo.unique_id != shown.unique_id:
+            return None
+        if same_caption and text != shown.text:
+            return None
+        now = Shown(shown.digest, caption, shown.unique_id, text)
+        _keep(self.shown, (chat_id, message_id), now, SHOWN_KEPT)
+        return sent
 
     async def edit_text(
         self,
