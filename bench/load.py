@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -274,15 +275,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index] * 1000
 
 
-async def redis_figures(url: str) -> tuple[int, int]:
-    """(commands processed so far, bytes of every key)."""
+async def redis_figures(url: str) -> tuple[Counter[str], int]:
+    """(commands processed so far by name, bytes of every key)."""
     client = Redis.from_url(url)
     try:
-        info = await client.info("stats")
+        stats = await client.info("commandstats")
         total = 0
         async for key in client.scan_iter(count=1000):
             total += int(await client.memory_usage(key) or 0)
-        return int(info["total_commands_processed"]), total
+        counts = Counter({k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()})
+        return counts, total
     finally:
         await client.aclose()
 
@@ -313,10 +315,16 @@ async def run(args: argparse.Namespace) -> None:
             cpu0 = cpu_seconds(proc.pid)
             commands0, _ = await redis_figures(redis_url)
             calls0, uploads0 = emu.calls.copy(), state.photo_uploads
+            sent: Counter[str] = Counter()
+            watching = asyncio.create_task(watch_redis(redis_url, sent)) if args.trips else None
             started = time.perf_counter()
             await asyncio.gather(
                 *(play(emu, users, chat, args.moves, fig) for users, chat in games)
             )
+            if watching is not None:
+                watching.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watching
             elapsed = time.perf_counter() - started
             cpu = cpu_seconds(proc.pid) - cpu0
             commands, memory = await redis_figures(redis_url)
@@ -330,11 +338,29 @@ async def run(args: argparse.Namespace) -> None:
     print(f"tap -> new board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
     print(f"  ({fig.missed_boards} moves shown by a later board)")
     print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}")
-    print(f"Redis commands per move        {(commands - commands0) / moves:8.1f}")
+    redis = commands - commands0
+    redis -= Counter({"info": 1, "scan": redis["scan"], "memory|usage": redis["memory|usage"]})
+    print(f"Redis commands per move        {redis.total() / moves:8.1f}  ", end="")
+    print(", ".join(f"{m} {n / moves:.1f}" for m, n in redis.most_common(12)))
+    if args.trips:
+        print(f"Redis round trips per move     {sent.total() / moves:8.1f}  ", end="")
+        print(", ".join(f"{m} {n / moves:.1f}" for m, n in sent.most_common(12)))
     print(f"Redis bytes per game           {memory / args.games:8.0f}")
     print(f"Bot API calls per move         {calls.total() / moves:8.1f}  ", end="")
     print(", ".join(f"{m} {n / moves:.1f}" for m, n in calls.most_common()))
     print(f"photo uploads per move         {uploads / moves:8.1f}")
+
+
+async def watch_redis(url: str, seen: Counter[str]) -> None:
+    """Count the commands clients send (MONITOR; those run inside scripts left out)."""
+    client = Redis.from_url(url)
+    try:
+        async with client.monitor() as monitor:
+            async for command in monitor.listen():
+                if command["client_type"] != "lua":
+                    seen[str(command["command"]).split(" ", 1)[0].lower()] += 1
+    finally:
+        await client.aclose()
 
 
 def _ms(values: list[float], q: float) -> str:
@@ -348,6 +374,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10, help="discards per game")
     parser.add_argument("--latency", type=float, default=150.0, help="ms per Bot API call")
     parser.add_argument("--jitter", type=float, default=0.0, help="± ms")
+    parser.add_argument(
+        "--trips", action="store_true", help="count Redis round trips (MONITOR: slower)"
+    )
     parser.add_argument("--bot", default=str(ROOT / ".venv" / "bin" / "saboteur-bot"))
     asyncio.run(run(parser.parse_args()))
 
