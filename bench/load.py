@@ -3,7 +3,9 @@ emulator with Telegram-like latency and a real `redis-server`; K games of P play
 once, each game with one tap in flight, as humans play (tap, wait for the answer, tap again).
 
 Run: `python bench/load.py --games 10 --players 4 --latency 150 --moves 10`
-(`--bot PATH` runs another checkout's `saboteur-bot`, to compare two versions).
+(`--bot PATH` runs another checkout's `saboteur-bot`, to compare two versions; `--upload-kbps`
+limits the upload bandwidth; the emulator takes photo sizes from the PNG header instead of
+thumbnailing, unless `--full-photos`; `--trips` counts Redis round trips).
 
 Prints moves per second for the whole process, tap → answer and tap → new board percentiles,
 the bot's CPU per move, Redis commands per move and Redis bytes per game. Targets (issue 13):
@@ -290,10 +292,11 @@ async def redis_figures(url: str) -> tuple[Counter[str], int]:
 
 
 async def run(args: argparse.Namespace) -> None:
-    faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter)
+    faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter, upload_kbps=args.upload_kbps)
     limits = RateLimits()  # Telegram's: 20 messages a minute per group, 30 a second in all
     with redis_server() as redis_url, tempfile.TemporaryDirectory() as tmp:
-        state = EmulatorState(rate_limits=limits)
+        # Cheap photo sizes (no thumbnails), so that the emulator spends little of the machine.
+        state = EmulatorState(rate_limits=limits, cheap_photos=not args.full_photos)
         emulator = BotApiEmulator(state, faults=faults)
         async with emulator as emu, bot_process(args.bot, emu, redis_url, Path(tmp) / "b") as proc:
             games = []
@@ -332,7 +335,8 @@ async def run(args: argparse.Namespace) -> None:
     moves = max(fig.moves, 1)
     a, b = fig.answers, fig.boards
     print(f"games {args.games} x {args.players} players, {args.moves} moves each, ", end="")
-    print(f"latency {args.latency:.0f} ms (± {args.jitter:.0f})")
+    print(f"latency {args.latency:.0f} ms (± {args.jitter:.0f})", end="")
+    print(f", upload {args.upload_kbps:.0f} kbit/s" if args.upload_kbps else "")
     print(f"moves/s (whole process)        {fig.moves / elapsed:8.2f}  ({elapsed:.1f} s)")
     print(f"tap -> answer p50/p95/p99 (ms) {_ms(a, 50)} {_ms(a, 95)} {_ms(a, 99)}  ({len(a)} taps)")
     print(f"tap -> new board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
@@ -374,6 +378,12 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10, help="discards per game")
     parser.add_argument("--latency", type=float, default=150.0, help="ms per Bot API call")
     parser.add_argument("--jitter", type=float, default=0.0, help="± ms")
+    parser.add_argument(
+        "--upload-kbps", type=float, default=0.0, help="upload bandwidth (0: unlimited)"
+    )
+    parser.add_argument(
+        "--full-photos", action="store_true", help="the emulator thumbnails every photo"
+    )
     parser.add_argument(
         "--trips", action="store_true", help="count Redis round trips (MONITOR: slower)"
     )

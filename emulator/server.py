@@ -290,12 +290,13 @@ class BotApiEmulator:
         plan = self._injector.plan
         fault = self._injector.decide(method, params)
         latency = self._injector.latency_seconds()
-        # Half the latency on the way in, half on the way out.
-        if latency > 0:
+        upload = self._injector.upload_seconds(request.content_length or 0)
+        # Half the latency on the way in (after the upload), half on the way out.
+        if latency > 0 or upload > 0:
             self.delayed += 1
             self.max_delayed = max(self.max_delayed, self.delayed)
             try:
-                await self._pause(latency / 2)
+                await self._pause(upload + latency / 2)
             finally:
                 self.delayed -= 1
         kind = None if fault is None else fault.kind

@@ -83,8 +83,10 @@ class EmulatorState:
         clock: Clock = time.time,
         rate_limits: RateLimits | None = None,
         privacy_mode: bool = True,
+        cheap_photos: bool = False,
     ) -> None:
         self.token = token
+        self.cheap_photos = cheap_photos  # PNG sizes from the header, not thumbnails (load tests)
         self.clock = clock
         self.privacy_mode = privacy_mode
         self.bot = User(
@@ -580,7 +582,7 @@ class EmulatorState:
                 height=size.height,
                 data=size.data,
             )
-            for letter, size in zip("smxy", renditions(data), strict=False)
+            for letter, size in zip("smxy", renditions(data, cheap=self.cheap_photos), strict=False)
         )
         for stored in photo:
             self._files[stored.file_id] = stored
