@@ -8,6 +8,7 @@ their keyboard changed are drawn and encoded once per game version.
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Generic, TypeVar
@@ -31,7 +32,7 @@ from render.board import (
     render_private_board,
 )
 from render.hand import render_hand
-from render.png import to_png
+from render.png import palette, to_palette, to_png
 from render.style import STRIP
 
 from .menus import Picture, Screen
@@ -94,7 +95,9 @@ def _screen_png(
     hand = render_hand(
         view.hand, highlight=screen.highlight, turned=screen.turned, blocked=screen.blocked
     )
-    return to_png(_stack(board, hand))
+    # Stacked in the palette: each part is mapped to it on its own (the board once per
+    # version), which gives the very pixels of mapping the stacked picture.
+    return to_png(_stack(to_palette(board), to_palette(hand)))
 
 
 def _board_key(public: PublicView, board: BoardView, names: Mapping[int, str]) -> Hashable:
@@ -113,7 +116,8 @@ class Pictures:
         self._pngs: _Recent[Hashable, bytes] = _Recent(PNGS)
 
     def _board(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
-        return self._boards.get(key, draw)
+        """The board drawn from `key`, in the palette (drawn and mapped once)."""
+        return self._boards.get(key, lambda: to_palette(draw()))
 
     def board(self, state: GameState, names: Mapping[int, str]) -> bytes:
         """The group's board post."""
@@ -156,9 +160,25 @@ class Pictures:
 
 
 def _stack(top: Image.Image, bottom: Image.Image) -> Image.Image:
-    """Two images one above the other, centred, on the board's background."""
+    """Two images one above the other, centred, on the board's background (in the palette if
+    both are)."""
     width = max(top.width, bottom.width)
-    canvas = Image.new("RGB", (width, top.height + _GAP + bottom.height), STRIP)
-    canvas.paste(top.convert("RGB"), ((width - top.width) // 2, 0))
-    canvas.paste(bottom.convert("RGB"), ((width - bottom.width) // 2, top.height + _GAP))
+    size = (width, top.height + _GAP + bottom.height)
+    if top.mode == bottom.mode == "P":
+        canvas = Image.new("P", size, _strip_index())
+        canvas.putpalette(palette().getpalette() or [])
+    else:
+        canvas = Image.new("RGB", size, STRIP)
+        top, bottom = top.convert("RGB"), bottom.convert("RGB")
+    canvas.paste(top, ((width - top.width) // 2, 0))
+    canvas.paste(bottom, ((width - bottom.width) // 2, top.height + _GAP))
     return canvas
+
+
+@functools.cache
+def _strip_index() -> int:
+    """The background's colour in the palette."""
+    index = to_palette(Image.new("RGB", (1, 1), STRIP)).getpixel((0, 0))
+    if not isinstance(index, int | float):
+        raise TypeError(f"a palette pixel is an index, not {index!r}")
+    return int(index)

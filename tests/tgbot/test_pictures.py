@@ -6,8 +6,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from PIL import Image
 
 from engine import GameState, player_view
+from render.board import render_private_board
+from render.hand import render_hand
+from render.png import to_png
+from render.style import STRIP
 from tests.render import boards as b
 from tgbot import menus
 from tgbot.callback import PickCard, StartDiscard, ToggleDiscard
@@ -91,3 +96,23 @@ def test_a_board_with_a_peeked_goal_never_is_the_groups_picture() -> None:
         assert mine != group
         assert group == board_png(state, b.NAMES)
         assert mine == screen_png(state, 1, home, b.NAMES)
+
+
+def _stacked_in_rgb(top: Image.Image, bottom: Image.Image) -> Image.Image:
+    """The hand under the board as drawn before: stacked in RGB, mapped to the palette after."""
+    width = max(top.width, bottom.width)
+    canvas = Image.new("RGB", (width, top.height + 6 + bottom.height), STRIP)
+    canvas.paste(top.convert("RGB"), ((width - top.width) // 2, 0))
+    canvas.paste(bottom.convert("RGB"), ((width - bottom.width) // 2, top.height + 6))
+    return canvas
+
+
+def test_stacking_in_the_palette_gives_the_bytes_of_mapping_the_stacked_picture() -> None:
+    for state in (b.base(), b.dug(b.deluxe(seed=4), 10, 4), b.dug(b.base(3, seed=5), 30, 5)):
+        for player in state.players:
+            view = player_view(state, player)
+            home = menus.home(menus.Seat(GAME, state, player, b.NAMES, EN))
+            board = render_private_board(view, names=b.NAMES)
+            hand = render_hand(view.hand, blocked=home.blocked)
+            expected = to_png(_stacked_in_rgb(board, hand))
+            assert Pictures().screen(state, player, home, b.NAMES) == expected
