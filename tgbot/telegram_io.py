@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
-from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.constants import ChatMemberStatus, ParseMode
@@ -30,12 +27,11 @@ from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .memory_ports import MemoryPosts
 from .menus import Button
 from .ports import Budget, Fate, Posts, Sent
+from .uploads import SHOWN_KEPT, UPLOADS_KEPT, Shown, Uploaded, digest, keep, photo_of
 
 log = logging.getLogger(__name__)
 
 MAX_ANSWER_WAIT = 3.0  # a tap is answered within seconds or not at all (Telegram's 15 s)
-UPLOADS_KEPT = 4096  # file ids of pictures uploaded before, by their bytes
-SHOWN_KEPT = 8192  # what the bot's photo messages show, as this process last set it
 
 
 def markup(keyboard: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup | None:
@@ -105,50 +101,6 @@ def fate_of(err: TelegramError, *, private: bool) -> Sent:
         if isinstance(err, Forbidden) or any(m in low for m in _GONE):
             return Sent(Fate.GONE, detail=text)
     return Sent(Fate.REFUSED, detail=text)
-
-
-@dataclass(frozen=True, slots=True)
-class Uploaded:
-    """A picture Telegram holds: its file id (to send it again) and its unique id."""
-
-    file_id: str
-    unique_id: str
-
-
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """What a photo message shows, as this process last set it: the picture's digest, the
-    caption sent (HTML), and the photo and caption text Telegram answered with."""
-
-    digest: bytes
-    caption: str
-    unique_id: str
-    text: str | None
-
-
-def digest(png: bytes) -> bytes:
-    """A picture's identity: the same bytes, the same digest."""
-    return hashlib.blake2b(png, digest_size=16).digest()
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def _keep(kept: OrderedDict[K, V], key: K, value: V, size: int) -> None:
-    kept[key] = value
-    kept.move_to_end(key)
-    if len(kept) > size:
-        kept.popitem(last=False)
-
-
-def _photo_of(result: object) -> Uploaded | None:
-    """The largest size of a message's photo, if it has one."""
-    sizes = getattr(result, "photo", None)
-    if not sizes:
-        return None
-    largest = sizes[-1]
-    return Uploaded(str(largest.file_id), str(largest.file_unique_id))
 
 
 def _fit(text: str, limit: int) -> str:
@@ -291,13 +243,13 @@ class Sender:
         key = digest(png)
 
         def seen(result: object) -> None:
-            photo = _photo_of(result)
+            photo = photo_of(result)
             message_id = getattr(result, "message_id", None)
             if photo is None or not isinstance(message_id, int):
                 return
-            _keep(self.uploads, key, photo, UPLOADS_KEPT)
+            keep(self.uploads, key, photo, UPLOADS_KEPT)
             shown = Shown(key, caption, photo.unique_id, getattr(result, "caption", None))
-            _keep(self.shown, (chat_id, message_id), shown, SHOWN_KEPT)
+            keep(self.shown, (chat_id, message_id), shown, SHOWN_KEPT)
 
         uploaded = self.uploads.get(key)
         if uploaded is not None:
@@ -441,14 +393,14 @@ class Sender:
                 return None  # "not modified": that says nothing of the picture, so send it
             self.shown.pop((chat_id, message_id), None)
             return sent  # refused: as an edit of the picture would be
-        photo = _photo_of(answered[0])
+        photo = photo_of(answered[0])
         text = getattr(answered[0], "caption", None)
         if photo is None or photo.unique_id != shown.unique_id:
             return None
         if same_caption and text != shown.text:
             return None
         now = Shown(shown.digest, caption, shown.unique_id, text)
-        _keep(self.shown, (chat_id, message_id), now, SHOWN_KEPT)
+        keep(self.shown, (chat_id, message_id), now, SHOWN_KEPT)
         return sent
 
     async def edit_text(
