@@ -385,7 +385,9 @@ def main() -> None:
         "--full-photos", action="store_true", help="the emulator thumbnails every photo"
     )
     parser.add_argument(
-        "--trips", action="store_true", help="count Redis round trips (MONITOR: slower)"
+        "--trips",
+        action="store_true",
+        help="count Redis round trips (MONITOR: slower; a pipeline's commands count one each)",
     )
     parser.add_argument("--bot", default=str(ROOT / ".venv" / "bin" / "saboteur-bot"))
     asyncio.run(run(parser.parse_args()))

@@ -78,3 +78,18 @@ async def test_each_due_deadline_is_claimed_by_exactly_one_caller(
     assert await index.pending() == [(later.member, 10_000.0)]
     assert await index.next_due() == 10_000.0
     assert await index.claim_due(9_999) == []
+
+
+async def test_a_turns_deadlines_are_replaced_by_the_next_turns_at_once(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    index = DeadlineIndex(redis_client, prefix=key_prefix)
+    turn = [Deadline("g000000001", 3, k, 100) for k in (DeadlineKind.REMIND, DeadlineKind.TIMEOUT)]
+    other = Deadline("g000000002", 1, DeadlineKind.TIMEOUT, 50)
+    await index.add([*turn, other])
+    nxt = Deadline("g000000001", 4, DeadlineKind.TIMEOUT, 200)
+    await index.replace([d.member for d in turn], [nxt])
+    assert await index.pending() == [(other.member, 50.0), (nxt.member, 200.0)]
+    await index.replace([], [])  # nothing to do is fine
+    await index.replace([other.member], [])
+    assert await index.pending() == [(nxt.member, 200.0)]
