@@ -84,8 +84,10 @@ class EmulatorState:
         clock: Clock = time.time,
         rate_limits: RateLimits | None = None,
         privacy_mode: bool = True,
+        cheap_photos: bool = False,
     ) -> None:
         self.token = token
+        self.cheap_photos = cheap_photos  # PNG sizes from the header, not thumbnails (load tests)
         self.clock = clock
         self.privacy_mode = privacy_mode
         self.bot = User(
@@ -111,6 +113,7 @@ class EmulatorState:
         self._next_group = 1
         self._next_query = 1
         self._next_file = 1
+        self.photo_uploads = 0  # images uploaded as photos (a file id sent again is not one)
 
     # -- bookkeeping ------------------------------------------------------------------------
 
@@ -576,6 +579,7 @@ class EmulatorState:
 
     def store_photo(self, data: bytes) -> Photo:
         """Store an uploaded image as a photo with several sizes."""
+        self.photo_uploads += 1
         number = self._next_file
         self._next_file += 1
         photo = tuple(
@@ -587,7 +591,7 @@ class EmulatorState:
                 height=size.height,
                 data=size.data,
             )
-            for letter, size in zip("smxy", renditions(data), strict=False)
+            for letter, size in zip("smxy", renditions(data, cheap=self.cheap_photos), strict=False)
         )
         for stored in photo:
             self._files[stored.file_id] = stored

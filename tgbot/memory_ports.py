@@ -68,6 +68,11 @@ class MemoryDeadlines:
         for member in members:
             self.due.pop(member, None)
 
+    async def replace(self, members: Iterable[str], deadlines: Iterable[Deadline]) -> None:
+        """Forget `members` and schedule `deadlines`, at once."""
+        await self.drop(members)
+        await self.add(deadlines)
+
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
         """Take the deadlines due at `now`, earliest first, each held for the claim's lease:
         one not `done` by then is due again."""

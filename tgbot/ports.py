@@ -223,6 +223,10 @@ class Deadlines(Protocol):
         """Forget deadlines that no longer apply."""
         ...
 
+    async def replace(self, members: Iterable[str], deadlines: Iterable[Deadline]) -> None:
+        """Forget `members` and schedule `deadlines`, at once (a turn's for the next turn's)."""
+        ...
+
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
         """Take the deadlines due at `now`, each to one caller, held for `CLAIM_LEASE_SECONDS`:
         one not `done` by then (its process died) is due again."""

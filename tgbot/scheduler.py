@@ -63,6 +63,17 @@ class DeadlineIndex:
         if names:
             await self.redis.zrem(self.key, *names)
 
+    async def replace(self, members: Iterable[str], deadlines: Iterable[Deadline]) -> None:
+        """Forget `members` and schedule `deadlines` in one pipeline (one round trip)."""
+        names = list(members)
+        mapping = {d.member: d.at for d in deadlines}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if names:
+                pipe.zrem(self.key, *names)
+            if mapping:
+                pipe.zadd(self.key, mapping)
+            await pipe.execute()
+
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
         """Take the deadlines due at `now`, each to one caller, held for `CLAIM_LEASE_SECONDS`:
         one not `done` by then is due again."""

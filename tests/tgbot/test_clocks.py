@@ -109,3 +109,18 @@ async def test_a_claim_left_unserved_comes_back_after_its_lease(
     await index.add([Deadline(first.game, 3, DeadlineKind.COMPUTER, 130.0)])
     due = await index.claim_due(100.5 + CLAIM_LEASE_SECONDS)
     assert sorted(due) == sorted([first.member, again.member])
+
+
+async def test_a_turns_deadlines_are_replaced_by_the_next_turns_at_once(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    index = DeadlineIndex(redis_client, prefix=key_prefix)
+    turn = [Deadline("g000000001", 3, k, 100) for k in (DeadlineKind.REMIND, DeadlineKind.TIMEOUT)]
+    other = Deadline("g000000002", 1, DeadlineKind.TIMEOUT, 50)
+    await index.add([*turn, other])
+    nxt = Deadline("g000000001", 4, DeadlineKind.TIMEOUT, 200)
+    await index.replace([d.member for d in turn], [nxt])
+    assert await index.pending() == [(other.member, 50.0), (nxt.member, 200.0)]
+    await index.replace([], [])  # nothing to do is fine
+    await index.replace([other.member], [])
+    assert await index.pending() == [(nxt.member, 200.0)]

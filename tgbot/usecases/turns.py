@@ -163,14 +163,16 @@ async def after_move(ctx: Context, record: GameRecord, before_version: int) -> N
 
 
 async def schedule(ctx: Context, record: GameRecord, previous_version: int | None) -> None:
-    """Replace the deadlines of the previous turn by those of the current one."""
-    if previous_version is not None:
-        await ctx.deadlines.drop(_turn_members(record.game_id, previous_version))
+    """Replace the deadlines of the previous turn by those of the current one (one call)."""
+    old = [] if previous_version is None else _turn_members(record.game_id, previous_version)
     state = record.state
     if state is None or record.status is not Status.PLAYING:
+        if old:
+            await ctx.deadlines.drop(old)
         return
     player = current_player(state)
-    await ctx.deadlines.add(
+    await ctx.deadlines.replace(
+        old,
         clocks.deadlines(
             record.game_id,
             state,
@@ -181,7 +183,7 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
                 ctx.computer_pause if player is not None and is_computer_id(player) else None
             ),
             practice=record.is_practice,
-        )
+        ),
     )
 
 
