@@ -11,6 +11,7 @@ from engine import (
     Card,
     Edition,
     GameState,
+    Phase,
     PlaceTunnel,
     PublicView,
     apply,
@@ -58,7 +59,11 @@ async def play(table: Table, gid: str, action: Action, seen: Seen | None = None)
         seen.events.append(events)
         views = seen.views.setdefault(before.round, [public_view(before)])
         ended = [e for e in events if isinstance(e, RoundEnded)]
-        views.append(round_end_view(views[-1], events) if ended else public_view(done.record.state))
+        if before.phase is Phase.THEFT:  # a thief's choice: the round's end stays on the board
+            views.append(views[-1])
+        else:
+            shown = round_end_view(views[-1], events) if ended else public_view(done.record.state)
+            views.append(shown)
     await after_move(table.ctx, done.record, before.version)
     return done.record
 
@@ -125,7 +130,8 @@ async def _skip_to_round_end(
         if seen is not None:
             seen.events.append(transition.events)
             views = seen.views.setdefault(state.round, [public_view(state)])
-            views.append(public_view(transition.state))
+            theft = state.phase is Phase.THEFT  # a thief's choice: the round's end stays shown
+            views.append(views[-1] if theft else public_view(transition.state))
         lines.append(seat_move_text(state.players, player, action))
         state = transition.state
 
