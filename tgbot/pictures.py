@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from PIL import Image
 
-from engine import GameState, PlaceTunnel, Rockfall, player_view, public_view
+from engine import GameState, PlaceTunnel, PublicView, Rockfall, player_view, public_view
 from render.board import (
     render_board,
     render_confirm,
@@ -57,6 +57,10 @@ class Pictures:
     ) -> bytes:
         """A player's private screen."""
         return screen_png(state, player, screen, names)
+
+    def round_end(self, view: PublicView, names: Mapping[int, str]) -> bytes:
+        """A round's final board (every goal turned up)."""
+        return to_png(render_board(view, names=names))
 
 
 def _stack(top: Image.Image, bottom: Image.Image) -> Image.Image:

@@ -80,6 +80,10 @@ class StubPainter:
         """A private screen's picture."""
         return b"screen"
 
+    def round_end(self, view: PublicView, names: Mapping[int, str]) -> bytes:
+        """A round's final board."""
+        return b"final"
+
 
 class StubAnimator:
     """Replays as a few bytes, keeping the views each was drawn from."""
