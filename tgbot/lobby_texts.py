@@ -12,6 +12,7 @@ from .callback import (
     AddComputer,
     CancelGame,
     ConfirmRematch,
+    KeepGame,
     LeaveGame,
     RemoveComputer,
     SetComputers,
@@ -24,7 +25,7 @@ from .callback import (
 )
 from .i18n import LANGUAGES, NC_, Language, Marked, Texts, texts
 from .links import join_payload, start_link
-from .menus import Button, Keyboard, marked_label
+from .menus import Button, Keyboard, Style, marked_label
 from .names import edition_name
 from .presenter import (
     COMPUTER_MARK,
@@ -174,10 +175,10 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
                 ToggleVariant(g, rev, Variant.GREEDY_DWARF),
             ),
         ),
-        turn_limit_row(record, lang),
+        *turn_limit_rows(record, lang),
         (
             Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
-            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
+            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev), style=Style.DANGER),
         ),
     )
 
@@ -203,7 +204,7 @@ def practice_keyboard(record: GameRecord, lang: Language) -> Keyboard:
         ),
         (
             Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
-            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
+            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev), style=Style.DANGER),
         ),
     )
 
@@ -214,19 +215,44 @@ def language_row() -> tuple[Button, ...]:
 
 
 TURN_LIMIT_CHOICES: tuple[int | None, ...] = (1, 12, 24, 72, None)
+TURN_LIMIT_ROW = 3  # choices per row: two rows fit a phone's width
 
 
-def turn_limit_row(record: GameRecord, lang: Language) -> tuple[Button, ...]:
-    """Buttons choosing the time per turn (hours, or no limit), the current one marked."""
+def turn_limit_rows(record: GameRecord, lang: Language) -> Keyboard:
+    """Buttons choosing the time per turn (hours, or no limit), the current one marked, in two
+    rows with short labels ("⏱ 24 h", "∞")."""
     tr = texts(lang)
     current = record.lobby.turn_limit_hours
-    return tuple(
+    buttons = [
         Button(
             marked_label(
                 current == h,
-                hours_text(tr, h) if h is not None else tr.pgettext("button", "No limit"),
+                f"⏱ {hours_text(tr, h)}" if h is not None else tr.pgettext("button", "∞ No limit"),
             ),
             SetTurnLimit(record.game_id, record.lobby.revision, h),
         )
         for h in TURN_LIMIT_CHOICES
+    ]
+    return tuple(
+        tuple(buttons[i : i + TURN_LIMIT_ROW]) for i in range(0, len(buttons), TURN_LIMIT_ROW)
+    )
+
+
+def cancel_question(record: GameRecord, lang: Language, asker: str) -> tuple[str, Keyboard]:
+    """/cancel during play: the question, with Yes (red) and No."""
+    tr = texts(lang)
+    g = record.game_id
+    text = tr.gettext(
+        "{name}, cancel this game for everyone? Nobody wins, and the gold so far is shown.",
+        name=escape(asker),
+    )
+    return text, (
+        (
+            Button(
+                tr.pgettext("button", "Yes, cancel it"),
+                CancelGame(g, record.lobby.revision),
+                style=Style.DANGER,
+            ),
+            Button(tr.pgettext("button", "No, play on"), KeepGame(g)),
+        ),
     )

@@ -136,6 +136,7 @@ class Seat:
     player: int
     names: Mapping[int, str]
     lang: Language
+    away: bool = False  # the computer plays for this player until they tap a button
 
     @property
     def tr(self) -> Texts:
@@ -228,7 +229,8 @@ def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
             )
     else:
         lines = tuple(prompt)
-    rows.append((Button(tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
+    again = tr.pgettext("button", "🙋 Take my seat back") if seat.away else None
+    rows.append((Button(again or tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
     return Screen(Picture.HOME, lines, tuple(rows), blocked=frozenset(blocked))
 
 

@@ -70,6 +70,8 @@ def duration(lang: Language, seconds: float) -> str:
     tr = texts(lang)
     minutes = max(1, int(-(-seconds // 60)))
     hours, minutes = divmod(minutes, 60)
+    if hours and not minutes:
+        return hours_text(tr, hours)
     if hours:
         # Translators: a time span: the hours, then the minutes ("3 h 20 min").
         return tr.pgettext(

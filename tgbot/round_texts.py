@@ -233,3 +233,30 @@ def rounds_header(lang: Language, count: int) -> str:
     tr = texts(lang)
     order = " · ".join(str(r) for r in range(1, count + 1))
     return tr.gettext("Gold per round in brackets (rounds {order}).", order=order)
+
+
+def cancelled_text(
+    lang: Language, by: str, rounds: int, gold: Sequence[tuple[int, int]], names: Mapping[int, str]
+) -> str:
+    """A game in play cancelled: who did it, and the gold so far (the game is over, so no longer
+    secret), after how many rounds."""
+    tr = texts(lang)
+    lines = [tr.gettext("🛑 {name} cancelled the game. Nobody wins.", name=escape(by))]
+    if rounds:
+        lines.append(
+            tr.ngettext(
+                "The gold after {count} round:",
+                "The gold after {count} rounds:",
+                rounds,
+                count=rounds,
+            )
+        )
+        lines += standings_lines(lang, gold, names)
+    else:
+        lines.append(tr.gettext("No round was finished, so nobody has gold yet."))
+    return "\n".join(lines)
+
+
+def cancelled_note(lang: Language, by: str) -> str:
+    """A cancelled game, on each player's live message."""
+    return texts(lang).gettext("🛑 {name} cancelled the game.", name=escape(by))

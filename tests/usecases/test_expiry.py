@@ -74,7 +74,7 @@ async def test_a_started_game_does_not_expire(table: Table) -> None:
 
 async def test_a_cancelled_lobby_drops_its_expiry(table: Table) -> None:
     await table.open()
-    await table.service.cancel_command(place(), person(ANN), False)
+    await table.cancel_command(place(), person(ANN), False)
     assert await table.deadlines.pending() == []
 
 

@@ -133,7 +133,7 @@ async def test_a_cancelled_game_is_archived_and_not_counted(table: Table) -> Non
         player = current_player(state)
         assert player is not None
         await play(table, gid, legal_actions(state, player)[0], seen)
-    await table.service.cancel_command(where(), person(ANN), False)
+    await table.cancel_command(where(), person(ANN), False)
     games = await table.archives.recent(GROUP)
     assert [(g.game_id, g.cancelled) for g in games] == [(gid, True)]
     assert replay(games[0].archive)[-1] == await table.state(gid)
@@ -144,7 +144,7 @@ async def test_a_cancelled_game_is_archived_and_not_counted(table: Table) -> Non
 
 async def test_a_lobby_cancelled_leaves_no_archive(table: Table) -> None:
     await table.open()
-    await table.service.cancel_command(where(), person(ANN), False)
+    await table.cancel_command(where(), person(ANN), False)
     assert await table.archives.recent(GROUP) == ()
 
 

@@ -236,22 +236,22 @@ async def test_an_admin_cancels(table: Table) -> None:
 
 async def test_cancelling_a_running_game_tells_the_group_and_every_player(table: Table) -> None:
     await table.start()
-    await table.service.cancel_command(place(), person(ANN), False)
-    assert table.group()[-1].text == "The game was cancelled."
+    await table.cancel_command(place(), person(ANN), False)
+    assert table.group()[-1].text.startswith("🛑 Ann cancelled the game. Nobody wins.")
     for uid in (ANN, BOB, CAT):
         (hand,) = table.sender.live(uid, "photo")
-        assert "The game was cancelled." in hand.text and hand.keyboard is None
+        assert "🛑 Ann cancelled the game." in hand.text and hand.keyboard is None
     assert await table.store.user_games(BOB) == ()
 
 
 async def test_cancel_command_by_a_player_is_answered_in_the_group(table: Table) -> None:
     await table.open()
-    await table.service.cancel_command(place(), person(BOB), False)
+    await table.cancel_command(place(), person(BOB), False)
     assert "creator or a group admin" in table.group()[-1].text
 
 
 async def test_cancel_command_without_a_game(table: Table) -> None:
-    await table.service.cancel_command(place(), person(ANN), True)
+    await table.cancel_command(place(), person(ANN), True)
     assert table.said(GROUP) == ["There is no game here. Open one with /new."]
 
 
@@ -307,7 +307,15 @@ async def test_settings_in_a_lobby_offer_the_language_only(table: Table) -> None
 async def test_settings_during_play_offer_the_time_per_turn(table: Table) -> None:
     await table.start()
     text, rows = await table.service.settings(place())
-    assert len(rows) == 2 and "24" in text
+    assert len(rows) == 3 and "24" in text, "the language, then the time per turn in two rows"
+    assert [len(r) for r in rows[1:]] == [3, 2]
+    assert [b.label for r in rows[1:] for b in r] == [
+        "▫️ ⏱ 1 h",
+        "▫️ ⏱ 12 h",
+        "✅ ⏱ 24 h",
+        "▫️ ⏱ 72 h",
+        "▫️ ∞ No limit",
+    ]
 
 
 async def test_the_creator_changes_the_time_per_turn_during_play(table: Table) -> None:

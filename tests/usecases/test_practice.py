@@ -187,7 +187,7 @@ async def test_cancel_in_private_ends_the_practice_game_and_says_so_once(table: 
     record = await table.record(gid)
     assert record.status is Status.CANCELLED
     assert await table.deadlines.pending() == []
-    said = [m.text for m in table.sender.messages if "The game was cancelled." in m.text]
+    said = [m.text for m in table.sender.messages if "Ann cancelled the game." in m.text]
     assert len(said) == 1
     (hand,) = [m for m in table.sender.live(ANN, "photo") if m.text in said]
     assert hand.keyboard is None

@@ -5,7 +5,15 @@ from __future__ import annotations
 import dataclasses
 
 from .. import lobby_texts, menus, presenter
-from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
+from ..callback import (
+    CancelGame,
+    GameCommand,
+    GameId,
+    KeepGame,
+    LeaveGame,
+    SetTurnLimit,
+    StartGame,
+)
 from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
 from ..outbox import delete_later
@@ -285,8 +293,18 @@ async def leave_command(ctx: Context, place: Place, person: Person) -> None:
 
 
 async def cancel_command(ctx: Context, place: Place, person: Person, is_admin: bool) -> None:
-    """/cancel in a group: the creator or an admin ends the lobby or game."""
+    """/cancel in a group: the creator or an admin ends the lobby at once, or is asked first
+    whether to end a game in play for everyone."""
     record = await active_or_say(ctx, place)
+    if record is not None and record.status is Status.PLAYING:
+        tr = texts(record.language)
+        if person.user_id != record.creator_id and not is_admin:
+            refused = tr.pgettext("toast", "Only the game's creator or a group admin can do that.")
+            await ctx.say(place, refused)
+            return
+        question, keyboard = lobby_texts.cancel_question(record, record.language, person.name)
+        await ctx.sender.group_text(place.chat_id, place.thread_id, question, keyboard)
+        return
     if record is not None:
         command = CancelGame(record.game_id, record.lobby.revision)
         outcome = await run(ctx, person, command, by_command=True, is_admin=is_admin)
@@ -294,10 +312,47 @@ async def cancel_command(ctx: Context, place: Place, person: Person, is_admin: b
             await ctx.say(place, outcome.toast.text)
 
 
-async def tap(ctx: Context, person: Person, command: GameCommand, chat_id: int) -> Toast:
-    """A lobby button (join, leave, an option, start, cancel, the time per turn)."""
+async def tap(
+    ctx: Context, person: Person, command: GameCommand, chat_id: int, message_id: int | None = None
+) -> Toast:
+    """A lobby button (join, leave, an option, start, cancel, the time per turn); /cancel's
+    question goes once answered Yes."""
     outcome = await run(ctx, person, command, chat_id=chat_id)
+    if isinstance(command, CancelGame) and outcome.then is Then.CANCELLED:
+        await _drop_question(ctx, command.game, chat_id, message_id)
     return outcome.toast
+
+
+async def keep_tap(
+    ctx: Context, person: Person, command: KeepGame, chat_id: int, message_id: int | None
+) -> Toast:
+    """No on /cancel's question: the game goes on, and the question goes."""
+    tr = texts(await ctx.user_language(person))
+    record = await ctx.store.load(command.game)
+    if record is None or not record.status.is_active:
+        await _drop_question(ctx, command.game, chat_id, message_id)
+        return Toast(gone(tr))
+    if record.chat_id != chat_id:
+        return Toast(tr.pgettext("toast", "These buttons are not yours."), alert=True)
+    if person.user_id != record.creator_id and not await ctx.sender.is_admin(
+        chat_id, person.user_id
+    ):
+        return Toast(
+            tr.pgettext("toast", "Only the game's creator or a group admin can do that."),
+            alert=True,
+        )
+    await _drop_question(ctx, command.game, chat_id, message_id)
+    return Toast(tr.pgettext("toast", "The game goes on."))
+
+
+async def _drop_question(ctx: Context, gid: GameId, chat_id: int, message_id: int | None) -> None:
+    """Delete /cancel's answered question (never the lobby message, which says the end)."""
+    if message_id is None:
+        return
+    record = await ctx.store.load(gid)
+    if record is not None and record.messages.lobby == message_id:
+        return
+    await ctx.sender.delete(chat_id, message_id)  # if this fails, its buttons answer "gone"
 
 
 async def _admin(ctx: Context, person: Person, command: GameCommand, chat_id: int | None) -> bool:
@@ -409,5 +464,5 @@ async def settings(ctx: Context, place: Place) -> tuple[str, menus.Keyboard]:
     record = await ctx.active(place)
     if record is not None and record.status is Status.PLAYING:
         lines.append(presenter.turn_limit_line(lang, record.lobby.turn_limit_hours))
-        rows.append(lobby_texts.turn_limit_row(record, lang))
+        rows += lobby_texts.turn_limit_rows(record, lang)
     return "\n".join(lines), tuple(rows)

@@ -14,7 +14,7 @@ from enum import Enum
 from engine import Options, new_game
 from engine.model import GoldRule
 
-from .. import lobby_texts, presenter
+from .. import lobby_texts, presenter, round_texts
 from ..callback import (
     AddComputer,
     CancelGame,
@@ -99,7 +99,9 @@ def decide_tap(req: Request) -> Decide:
     """The decision of a lobby button or command (join, leave, options, start, cancel)."""
 
     def decide(record: GameRecord | None) -> Decision[Outcome]:
-        tr = texts(record.language if record is not None else req.language)
+        # A toast is read by the person who tapped; a command's answer by the whole group.
+        by_group = record is not None and req.by_command
+        tr = texts(record.language if record is not None and by_group else req.language)
         if record is None or not record.status.is_active:
             return _answer(gone(tr))
         if req.chat_id is not None and req.chat_id != record.chat_id:
@@ -150,21 +152,26 @@ def cancel(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     """The creator or an admin cancels the lobby or the game."""
     if not may_override(record, req):
         return _not_creator_or_admin(tr)
-    new = dataclasses.replace(
-        record, status=Status.CANCELLED, updated_at=req.now, owed=cancelled_owed(record)
-    )
+    owed = cancelled_owed(record, req.person.name)
+    new = dataclasses.replace(record, status=Status.CANCELLED, updated_at=req.now, owed=owed)
     return Decision(Outcome(Toast(tr.gettext("The game was cancelled.")), Then.CANCELLED), new)
 
 
-def cancelled_owed(record: GameRecord) -> Owed:
+def cancelled_owed(record: GameRecord, by: str) -> Owed:
     """What a cancelled game owes: the lobby says so (a game in play says it where people look,
-    at the bottom of the chat), and every person's live message says so too (a practice game
-    says it once, on the hand: its chat is the same)."""
+    at the bottom of the chat: who cancelled it, and the gold so far, no longer secret), and
+    every person's live message says so too (a practice game says it once, on the hand: its
+    chat is the same)."""
     said = texts(record.language).gettext("The game was cancelled.")
-    if record.state is None:
+    state = record.state
+    if state is None:
         return dataclasses.replace(record.owed, lobby_text=said)
+    gold = tuple(zip(state.players, state.gold, strict=True))
+    said = round_texts.cancelled_text(
+        record.language, by, len(state.results), gold, presenter.names_of(record)
+    )
     notes = [
-        (uid, texts(player_language(record, uid)).gettext("The game was cancelled."))
+        (uid, round_texts.cancelled_note(player_language(record, uid), by))
         for uid in record.human_ids
     ]
     # A game dealt also owes its archive (the group's history keeps cancelled games too).
