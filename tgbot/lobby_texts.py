@@ -113,6 +113,24 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
     return "\n".join(lines)
 
 
+def started_text(record: GameRecord, lang: Language) -> str:
+    """The lobby once its game started, in short: who plays, the edition, the time per turn."""
+    tr = texts(lang)
+    lobby = record.lobby
+    count = len(lobby.players)
+    hours = lobby.turn_limit_hours
+    limit = hours_text(tr, hours) if hours is not None else tr.gettext("no time limit")
+    return tr.ngettext(
+        "⛏ The game has started with {count} player: {names} · {edition} · {limit}. Good digging!",
+        "⛏ The game has started with {count} players: {names} · {edition} · {limit}. Good digging!",
+        count,
+        count=count,
+        names=", ".join(escape(shown_name(p)) for p in lobby.players),
+        edition=edition_label(lang, lobby.edition),
+        limit=limit,
+    )
+
+
 def practice_text(record: GameRecord, lang: Language) -> str:
     """The set-up message of a practice game: the edition, the opponents, how to start."""
     tr = texts(lang)

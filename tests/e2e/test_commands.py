@@ -266,11 +266,13 @@ async def test_new_while_a_game_is_active_says_one_is_running(world: World) -> N
     players, chat = group_of(world, ("Ann", "Bob", "Cho"))
     lobby = await open_lobby(world, players, chat)
     gid = game_id_of(lobby)
-    before = await world.snapshot(gid)
-    assert shown(await reply(world, players[1], chat, "/new")) == texts(KO).gettext(
-        "A game is already running here. /status shows whose turn it is."
-    )
-    assert await world.snapshot(gid) == before
+    reposted = await reply(world, players[1], chat, "/new")  # the lobby, at the bottom again
+    said = world.bot_messages(chat)[-2]
+    assert shown(said) == texts(KO).gettext("A game is being set up here: its lobby is below.")
+    assert game_id_of(reposted) == gid and data_of(reposted, StartGame)
+    assert (await loaded(world, gid)).messages.lobby == reposted.message_id
+    assert await world.store.active_game(chat, None) == gid
+    lobby = reposted
     await world.press(players[0], lobby, data_of(lobby, StartGame)[0])
     before = await world.snapshot(gid)
     assert shown(await reply(world, players[2], chat, "/new")) == texts(KO).gettext(

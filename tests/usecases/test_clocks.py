@@ -198,7 +198,7 @@ async def test_kick_without_a_game(table: Table) -> None:
 async def test_kick_in_a_lobby(table: Table) -> None:
     await table.open()
     text = await table.service.kick(place(), person(ANN), False)
-    assert text == "There is no game here. Open one with /new."
+    assert text == "The game here has not started yet: nobody's turn to skip."
 
 
 async def test_kick_about_ones_own_turn(table: Table) -> None:

@@ -222,6 +222,9 @@ def _decide_kick(
     planned: Planned | None,
 ) -> Callable[[GameRecord | None], Decision[Vote]]:
     def decide(record: GameRecord | None) -> Decision[Vote]:
+        if record is not None and record.status is Status.LOBBY:
+            text = tr.gettext("The game here has not started yet: nobody's turn to skip.")
+            return Decision(Vote(text))
         if record is None or record.state is None or record.status is not Status.PLAYING:
             return Decision(Vote(no_game(tr)))
         state = record.state

@@ -16,6 +16,7 @@ from ..callback import (
 )
 from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
+from ..links import message_link
 from ..outbox import delete_later
 from ..ports import Fate, Sent
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
@@ -27,6 +28,7 @@ from .context import (
     Place,
     Toast,
     contended,
+    fit,
     gone,
     no_game,
 )
@@ -65,6 +67,11 @@ async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
         record = await _create(ctx, place, record)
     except ChatBusyError:
         tr = texts(lang)
+        held = await ctx.active(place)
+        if held is not None and held.status is Status.LOBBY:
+            await ctx.say(place, tr.gettext("A game is being set up here: its lobby is below."))
+            await post_lobby(ctx, held)  # at the bottom of the chat, where people look
+            return
         await ctx.say(
             place, tr.gettext("A game is already running here. /status shows whose turn it is.")
         )
@@ -401,6 +408,8 @@ async def _follow(ctx: Context, record: GameRecord, then: Then, person: Person) 
     """What a lobby command does once its decision is saved."""
     if then is Then.LEFT:
         await ctx.store.remove_user_game(person.user_id, record.game_id)
+        if not record.owed.is_empty:
+            await ctx.deliver(record.game_id)  # the lobby passed on: the group is told
     if then in (Then.LEFT, Then.REDRAW):
         await keep_lobby(ctx, record)
         await refresh_lobby(ctx, record.game_id)
@@ -448,7 +457,10 @@ async def join(ctx: Context, gid: GameId, person: Person) -> None:
         "You joined the game in <b>{chat}</b>. Your cards will appear here.",
         chat=presenter.escape_text(done.record.title),
     )
-    await ctx.sender.private_text(person.user_id, joined)
+    url = message_link(done.record.chat_id, done.record.messages.lobby)
+    back = tr.pgettext("button", "↩️ Back to {chat}", chat=fit(done.record.title, 40))
+    keyboard = ((menus.Button(back, url=url),),) if url is not None else None
+    await ctx.sender.private_text(person.user_id, joined, keyboard)
     await refresh_lobby(ctx, gid)
 
 

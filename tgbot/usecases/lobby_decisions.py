@@ -199,8 +199,22 @@ def _leave(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     if not lobby.has_player(uid):
         return _answer(tr.pgettext("toast", "You are not in this game."))
     lobby = lobby.changed(players=tuple(p for p in lobby.players if p.user_id != uid))
-    done = Outcome(Toast(tr.pgettext("toast", "You left the game.")), Then.LEFT)
-    return Decision(done, dataclasses.replace(record, lobby=lobby, updated_at=req.now))
+    new = dataclasses.replace(record, lobby=lobby, updated_at=req.now)
+    heir = next(iter(lobby.humans), None)
+    if uid != record.creator_id or heir is None:
+        done = Outcome(Toast(tr.pgettext("toast", "You left the game.")), Then.LEFT)
+        return Decision(done, new)
+    # The creator left: the lobby passes to the next person who joined, and the group is told.
+    said = texts(record.language).gettext(
+        "{old} left the lobby: {new} now runs it (the set-up, computer players, Start).",
+        old=presenter.escape_text(presenter.names_of(record).get(uid, "?")),
+        new=presenter.escape_text(heir.name),
+    )
+    new = dataclasses.replace(
+        new, creator_id=heir.user_id, creator_name=heir.name, owed=owe(new.owed, texts=[said])
+    )
+    text = tr.pgettext("toast", "You left the game; {name} now runs the lobby.", name=heir.name)
+    return Decision(Outcome(Toast(text), Then.LEFT), new)
 
 
 def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
@@ -248,19 +262,9 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
         updated_at=req.now,
         turn_started_at=req.now,
     )
-    group = texts(record.language)
-    count = len(lobby.players)
-    started = group.ngettext(
-        "The game has started with {count} player. Good digging!",
-        "The game has started with {count} players. Good digging!",
-        count,
-        count=count,
-    )
-    anyone = req.now - record.created_at >= START_GRACE_SECONDS
-    said = lobby_texts.lobby_text(new, record.language, can_anyone_start=anyone)
     owed = owe(record.owed, board_version=state.version, fresh=people)
-    if record.messages.lobby is not None:
-        owed = dataclasses.replace(owed, lobby_text=said + "\n\n" + started)
+    if record.messages.lobby is not None:  # the lobby collapses to what was started
+        owed = dataclasses.replace(owed, lobby_text=lobby_texts.started_text(new, record.language))
     new = dataclasses.replace(new, owed=owed)
     return Decision(Outcome(Toast(tr.pgettext("toast", "Done!")), Then.STARTED), new)
 
