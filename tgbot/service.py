@@ -230,7 +230,9 @@ class GameService:
         if isinstance(command, Noop):
             return Toast("")
         if isinstance(command, SetLanguage):
-            return await chats.choose_language(self.ctx, person, command, chat_id, thread_id)
+            return await chats.choose_language(
+                self.ctx, person, command, chat_id, thread_id, message_id
+            )
         if isinstance(command, ReplayRound):
             return await history.replay_tap(self.ctx, person, command, chat_id, thread_id)
         if isinstance(command, Rematch | ConfirmRematch):

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import random
 
-from tgbot.callback import CancelGame, KeepGame, LeaveGame, SetTurnLimit, ShowHand, StartGame
+from tgbot.callback import (
+    CancelGame,
+    KeepGame,
+    LeaveGame,
+    SetLanguage,
+    SetTurnLimit,
+    ShowHand,
+    StartGame,
+)
 from tgbot.i18n import texts
 from tgbot.menus import Style
 from tgbot.records import Status
@@ -135,3 +143,31 @@ async def test_a_toast_is_in_the_language_of_whoever_tapped(table: Table) -> Non
     assert korean.text == texts(KO).pgettext("toast", "You are not in this game.")
     english = await table.service.tap(person(CAT, "en"), LeaveGame(gid, revision), GROUP, None)
     assert english.text == "You are not in this game."
+
+
+async def test_a_language_choice_edits_its_message_and_drops_its_buttons(table: Table) -> None:
+    asked = await table.sender.group_text(GROUP, None, "Choose a language:", None)
+    assert asked.message_id is not None
+    toast = await table.service.tap(person(ANN), SetLanguage(KO), GROUP, asked.message_id)
+    chosen = texts(KO).pgettext("toast", "Language: {language}", language="한국어")
+    assert toast.text == chosen
+    (message,) = [m for m in table.group() if m.message_id == asked.message_id]
+    assert message.text == f"✅ {chosen}" and message.keyboard is None
+
+
+async def test_a_time_per_turn_chosen_in_settings_edits_its_message(table: Table) -> None:
+    gid = await table.start()
+    text, rows = await table.service.settings(place())
+    shown = await table.sender.group_text(GROUP, None, text, rows)
+    assert shown.message_id is not None
+    one_hour = next(
+        b.command
+        for r in rows
+        for b in r
+        if isinstance(b.command, SetTurnLimit) and b.command.hours == 1
+    )
+    toast = await table.service.tap(person(ANN), one_hour, GROUP, shown.message_id)
+    assert toast.text == "Saved."
+    assert (await table.record(gid)).lobby.turn_limit_hours == 1
+    (message,) = [m for m in table.group() if m.message_id == shown.message_id]
+    assert message.text == "✅ Time per turn: 1 h" and message.keyboard is None

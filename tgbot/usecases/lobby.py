@@ -327,6 +327,12 @@ async def tap(
     outcome = await run(ctx, person, command, chat_id=chat_id)
     if isinstance(command, CancelGame) and outcome.then is Then.CANCELLED:
         await _drop_question(ctx, command.game, chat_id, message_id)
+    if isinstance(command, SetTurnLimit) and outcome.then is Then.RETIMED and message_id:
+        # /settings during play: its message says the new time, without its stale buttons.
+        record = await ctx.store.load(command.game)
+        if record is not None and record.messages.lobby != message_id:
+            said = presenter.turn_limit_line(record.language, command.hours)
+            await ctx.sender.edit_text(chat_id, message_id, f"✅ {said}", ())
     return outcome.toast
 
 
