@@ -11,6 +11,7 @@ from engine.actions import (
     PlaceTunnel,
     PlayOnPlayer,
     Rockfall,
+    Steal,
     UseMap,
 )
 from engine.cards import CARDS, Card, Door, Edition, Kind
@@ -175,6 +176,8 @@ def score(sit: Situation, a: Action, looked: list[int] | None = None) -> float:
         return _rockfall(sit, a, looked if looked is not None else [0])
     if isinstance(a, Discard):
         return sum(0.25 - keep_value(sit, c) for c in a.cards) - 0.3
+    if isinstance(a, Steal):  # a round-end choice, decided by ai.theft
+        return 0.0
     if a.removes is Card.THEFT:  # clearing in front (Deluxe)
         return -5.0
     return 1.0 - 0.5 * sum(keep_value(sit, c) for c in a.discards)

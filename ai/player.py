@@ -6,12 +6,12 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Protocol
 
-from engine.actions import Action
+from engine.actions import Action, Steal
 from engine.events import Event
 from engine.model import PlayerId
 from engine.views import PlayerView
 
-from . import heuristic
+from . import heuristic, theft
 from .belief import Belief
 from .memory import Memory
 from .rng import Rng
@@ -77,6 +77,8 @@ class Bot:
             raise ValueError(f"view of player {view.me} given to {self.me}")
         if self.level is Level.RANDOM or len(legal) == 1:
             action = legal[self.rng.below(len(legal))]
+        elif isinstance(legal[0], Steal):  # a thief at the round's end: every level alike
+            action = theft.victim(view, legal)
         elif self.level is Level.HEURISTIC:
             belief = self.memory.sync(view)
             sit = situation_of_view(view, self.memory, belief)

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import board as bd
-from engine.actions import Action, Discard, UseMap
-from engine.cards import CARDS, Card
+from engine.actions import Action, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
+from engine.cards import CARDS, Card, Kind
 from engine.errors import IllegalAction
 from engine.events import RoundEnded
 from engine.model import GameState, Role, Side
@@ -17,6 +17,7 @@ from engine.views import PlayerView
 
 from . import heuristic
 from .belief import Belief
+from .geometry import is_dead_end
 from .memory import Memory
 from .rng import Rng
 from .situation import STANCE, Situation, Stance
@@ -176,6 +177,34 @@ def leaf_value(state: GameState, seat: int) -> float:
     return 1.0 - p if stance is Stance.BLOCK else p
 
 
+SUSPICION = 0.3  # how far a hostile-looking move in a rollout moves the table's view of its actor
+
+
+def suspected(ctx: _Rollout, state: GameState, seat: int, action: Action) -> _Rollout:
+    """The table's view after `seat` played `action` in a rollout: breaking a likely miner's
+    tool, or a rockfall or dead end, makes the actor look like a saboteur; a repair makes it
+    look like its target. So a rollout sees what a hostile move costs its actor's cover."""
+    p = ctx.p_sab[seat]
+    if isinstance(action, PlayOnPlayer):
+        kind = CARDS[action.card].kind
+        target = ctx.p_sab[state.players.index(action.target)]
+        if kind is Kind.BREAK:
+            p += SUSPICION * (1.0 - target) * (1.0 - p) - SUSPICION * target * p
+        elif kind is Kind.REPAIR and action.target != state.players[seat]:
+            p += SUSPICION * (target - p)
+        else:
+            return ctx
+    elif isinstance(action, Rockfall) or (
+        isinstance(action, PlaceTunnel) and is_dead_end(action.card)
+    ):
+        p += 0.5 * SUSPICION * (1.0 - p)
+    else:
+        return ctx
+    p_sab = list(ctx.p_sab)
+    p_sab[seat] = min(0.97, max(0.03, p))
+    return _Rollout(ctx.root, ctx.root_gold, tuple(p_sab))
+
+
 def rollout(state: GameState, ctx: _Rollout, depth: int, rng: Rng, noise: float) -> float:
     """Play `depth` turns with the heuristic for every seat; the root's value at the end."""
     for _ in range(depth):
@@ -188,6 +217,8 @@ def rollout(state: GameState, ctx: _Rollout, depth: int, rng: Rng, noise: float)
             break
         sit = _situation_of_state(state, seat, ctx)
         action = heuristic.choose(sit, legal, rng, noise)
+        if SUSPICION:
+            ctx = suspected(ctx, state, seat, action)
         t = apply(state, player, action)
         ended = next((e for e in t.events if isinstance(e, RoundEnded)), None)
         if ended is not None:
@@ -262,7 +293,8 @@ def search(
                 crystals = sum(1 for c in ended.board.cards if CARDS[c.card].crystal)
                 totals[k] += outcome_value(view.role, ended.result.winners, crystals)
                 continue
-            totals[k] += rollout(t.state, ctx, depth, Rng(seed), budget.noise)
+            start = suspected(ctx, state, seat, a) if SUSPICION else ctx
+            totals[k] += rollout(t.state, start, depth, Rng(seed), budget.noise)
     top = max(prior)
     scores = [totals[k] / max(worlds, 1) + 0.02 * (prior[k] - top) for k in range(len(cands))]
     best = max(range(len(cands)), key=lambda k: (scores[k], -k))

@@ -3,7 +3,9 @@ emulator with Telegram-like latency and a real `redis-server`; K games of P play
 once, each game with one tap in flight, as humans play (tap, wait for the answer, tap again).
 
 Run: `python bench/load.py --games 10 --players 4 --latency 150 --moves 10`
-(`--bot PATH` runs another checkout's `saboteur-bot`, to compare two versions).
+(`--bot PATH` runs another checkout's `saboteur-bot`, to compare two versions; `--upload-kbps`
+limits the upload bandwidth; the emulator takes photo sizes from the PNG header instead of
+thumbnailing, unless `--full-photos`; `--trips` counts Redis round trips).
 
 Prints moves per second for the whole process, tap → answer and tap → new board percentiles,
 the bot's CPU per move, Redis commands per move and Redis bytes per game. Targets (issue 13):
@@ -24,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,6 +134,7 @@ class Figures:
     boards: list[float] = field(default_factory=list)  # confirm tap → a new board post
     moves: int = 0
     missed_boards: int = 0  # moves whose board never came (coalesced into a later one)
+    waiting: list[asyncio.Task[None]] = field(default_factory=list)  # boards still awaited
 
 
 def callbacks(message: Message) -> list[str]:
@@ -217,6 +221,21 @@ async def open_game(
             break
 
 
+async def board_after(
+    emu: BotApiEmulator, chat: int, shown: set[int], started: float, fig: Figures
+) -> None:
+    """Time the group's next board post (within 5 s, else it was coalesced into a later one)."""
+
+    def new_board() -> bool:
+        return any(m.message_id not in shown for m in bot_photos(emu, chat))
+
+    try:
+        await emu.wait_for(new_board, timeout=5)
+        fig.boards.append(time.perf_counter() - started)
+    except TimeoutError:
+        fig.missed_boards += 1
+
+
 async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fig: Figures) -> None:
     """`moves` discards of one game, one tap in flight."""
     for _ in range(moves):
@@ -245,14 +264,9 @@ async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fi
         await tap(emu, user, hand, confirm, fig)
         fig.moves += 1
 
-        def new_board(old: set[int] = shown) -> bool:
-            return any(m.message_id not in old for m in bot_photos(emu, chat))
-
-        try:
-            await emu.wait_for(new_board, timeout=5)
-            fig.boards.append(time.perf_counter() - started)
-        except TimeoutError:
-            fig.missed_boards += 1
+        # The board is awaited alongside: a group's posts are limited to 20 a minute, so a fast
+        # game's boards are coalesced, and the game goes on meanwhile, as people would.
+        fig.waiting.append(asyncio.create_task(board_after(emu, chat, shown, started, fig)))
         # The next player's hand must offer a discard: wait for it (at most a turn's worth).
         await emu.wait_for(
             lambda u=user: (
@@ -274,24 +288,26 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index] * 1000
 
 
-async def redis_figures(url: str) -> tuple[int, int]:
-    """(commands processed so far, bytes of every key)."""
+async def redis_figures(url: str) -> tuple[Counter[str], int]:
+    """(commands processed so far by name, bytes of every key)."""
     client = Redis.from_url(url)
     try:
-        info = await client.info("stats")
+        stats = await client.info("commandstats")
         total = 0
         async for key in client.scan_iter(count=1000):
             total += int(await client.memory_usage(key) or 0)
-        return int(info["total_commands_processed"]), total
+        counts = Counter({k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()})
+        return counts, total
     finally:
         await client.aclose()
 
 
 async def run(args: argparse.Namespace) -> None:
-    faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter)
+    faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter, upload_kbps=args.upload_kbps)
     limits = RateLimits()  # Telegram's: 20 messages a minute per group, 30 a second in all
     with redis_server() as redis_url, tempfile.TemporaryDirectory() as tmp:
-        state = EmulatorState(rate_limits=limits)
+        # Cheap photo sizes (no thumbnails), so that the emulator spends little of the machine.
+        state = EmulatorState(rate_limits=limits, cheap_photos=not args.full_photos)
         emulator = BotApiEmulator(state, faults=faults)
         async with emulator as emu, bot_process(args.bot, emu, redis_url, Path(tmp) / "b") as proc:
             games = []
@@ -312,24 +328,55 @@ async def run(args: argparse.Namespace) -> None:
             fig = Figures()  # the moves only, from here
             cpu0 = cpu_seconds(proc.pid)
             commands0, _ = await redis_figures(redis_url)
+            calls0, uploads0 = emu.calls.copy(), state.photo_uploads
+            sent: Counter[str] = Counter()
+            watching = asyncio.create_task(watch_redis(redis_url, sent)) if args.trips else None
             started = time.perf_counter()
             await asyncio.gather(
                 *(play(emu, users, chat, args.moves, fig) for users, chat in games)
             )
+            if watching is not None:
+                watching.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watching
             elapsed = time.perf_counter() - started
+            await asyncio.gather(*fig.waiting)
             cpu = cpu_seconds(proc.pid) - cpu0
             commands, memory = await redis_figures(redis_url)
+            calls, uploads = emu.calls - calls0, state.photo_uploads - uploads0
     moves = max(fig.moves, 1)
     a, b = fig.answers, fig.boards
     print(f"games {args.games} x {args.players} players, {args.moves} moves each, ", end="")
-    print(f"latency {args.latency:.0f} ms (± {args.jitter:.0f})")
+    print(f"latency {args.latency:.0f} ms (± {args.jitter:.0f})", end="")
+    print(f", upload {args.upload_kbps:.0f} kbit/s" if args.upload_kbps else "")
     print(f"moves/s (whole process)        {fig.moves / elapsed:8.2f}  ({elapsed:.1f} s)")
     print(f"tap -> answer p50/p95/p99 (ms) {_ms(a, 50)} {_ms(a, 95)} {_ms(a, 99)}  ({len(a)} taps)")
     print(f"tap -> new board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
-    print(f"  ({fig.missed_boards} moves shown by a later board)")
+    print(f"  ({fig.missed_boards} moves shown by a later board: the group's 20 posts a minute)")
     print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}")
-    print(f"Redis commands per move        {(commands - commands0) / moves:8.1f}")
+    redis = commands - commands0
+    redis -= Counter({"info": 1, "scan": redis["scan"], "memory|usage": redis["memory|usage"]})
+    print(f"Redis commands per move        {redis.total() / moves:8.1f}  ", end="")
+    print(", ".join(f"{m} {n / moves:.1f}" for m, n in redis.most_common(12)))
+    if args.trips:
+        print(f"Redis round trips per move     {sent.total() / moves:8.1f}  ", end="")
+        print(", ".join(f"{m} {n / moves:.1f}" for m, n in sent.most_common(12)))
     print(f"Redis bytes per game           {memory / args.games:8.0f}")
+    print(f"Bot API calls per move         {calls.total() / moves:8.1f}  ", end="")
+    print(", ".join(f"{m} {n / moves:.1f}" for m, n in calls.most_common()))
+    print(f"photo uploads per move         {uploads / moves:8.1f}")
+
+
+async def watch_redis(url: str, seen: Counter[str]) -> None:
+    """Count the commands clients send (MONITOR; those run inside scripts left out)."""
+    client = Redis.from_url(url)
+    try:
+        async with client.monitor() as monitor:
+            async for command in monitor.listen():
+                if command["client_type"] != "lua":
+                    seen[str(command["command"]).split(" ", 1)[0].lower()] += 1
+    finally:
+        await client.aclose()
 
 
 def _ms(values: list[float], q: float) -> str:
@@ -343,6 +390,17 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=10, help="discards per game")
     parser.add_argument("--latency", type=float, default=150.0, help="ms per Bot API call")
     parser.add_argument("--jitter", type=float, default=0.0, help="± ms")
+    parser.add_argument(
+        "--upload-kbps", type=float, default=0.0, help="upload bandwidth (0: unlimited)"
+    )
+    parser.add_argument(
+        "--full-photos", action="store_true", help="the emulator thumbnails every photo"
+    )
+    parser.add_argument(
+        "--trips",
+        action="store_true",
+        help="count Redis round trips (MONITOR: slower; a pipeline's commands count one each)",
+    )
     parser.add_argument("--bot", default=str(ROOT / ".venv" / "bin" / "saboteur-bot"))
     asyncio.run(run(parser.parse_args()))
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from emulator import errors
+from emulator import ephemeral_api, errors
 from emulator.errors import bad_request, not_found
 from emulator.limits import (
     CALLBACK_ANSWER_SECONDS,
@@ -147,7 +147,9 @@ def _set_allowed_updates(state: EmulatorState, params: Params) -> None:
 
 
 def send_message(state: EmulatorState, params: Params) -> JsonDict:
-    """Send a text message."""
+    """Send a text message (an ephemeral one with `ephemeral_message_parameters`)."""
+    if "ephemeral_message_parameters" in params:
+        return ephemeral_api.send_text(state, params)
     chat = state.bot_chat(params.chat_id())
     thread_id = params.integer("message_thread_id")
     state.check_thread(chat, thread_id)
@@ -164,7 +166,9 @@ def send_message(state: EmulatorState, params: Params) -> JsonDict:
 
 
 def send_photo(state: EmulatorState, params: Params) -> JsonDict:
-    """Send a photo: a new upload, or a file id of a photo sent before."""
+    """Send a photo: a new upload, or a file id of a photo sent before (maybe ephemeral)."""
+    if "ephemeral_message_parameters" in params:
+        return ephemeral_api.send_photo(state, params)
     chat = state.bot_chat(params.chat_id())
     thread_id = params.integer("message_thread_id")
     state.check_thread(chat, thread_id)
@@ -540,6 +544,7 @@ _BY_NAME: dict[str, Method] = {
     "getMyCommands": get_my_commands,
     "deleteMyCommands": delete_my_commands,
     "getFile": get_file,
+    **ephemeral_api.METHODS,
 }
 # The methods as the Bot API spells them, and by their lower-case names for look-ups.
 METHOD_NAMES: tuple[str, ...] = tuple(_BY_NAME)

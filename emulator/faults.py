@@ -86,7 +86,8 @@ class Faults:
     `share` of the calls to `methods` (None: every method but `UNAFFECTED_METHODS`) get a fault,
     its kind drawn by the `kinds` weights, all from `seed`: the same seed and the same sequence
     of calls give the same faults. `latency_ms` (± a uniform `jitter_ms`) delays every Bot API
-    answer, faulty or not, each call on its own.
+    answer, faulty or not, each call on its own; `upload_kbps` (0: unlimited) delays each call
+    by the time its request takes to go up at that many kilobits a second.
     """
 
     seed: int = 0
@@ -102,6 +103,7 @@ class Faults:
     storm_methods: AbstractSet[str] = DEFAULT_STORM_METHODS
     latency_ms: float = 0.0
     jitter_ms: float = 0.0
+    upload_kbps: float = 0.0
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.share <= 1.0:
@@ -113,7 +115,14 @@ class Faults:
             raise ValueError("kind weights must not be negative")
         if self.share > 0 and not any(weight > 0 for weight in self.kinds.values()):
             raise ValueError("a share of faults needs at least one kind with a positive weight")
-        for name in ("hang_seconds", "slow_seconds", "storm_seconds", "latency_ms", "jitter_ms"):
+        for name in (
+            "hang_seconds",
+            "slow_seconds",
+            "storm_seconds",
+            "latency_ms",
+            "jitter_ms",
+            "upload_kbps",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must not be negative")
         weights = {kind: float(self.kinds[kind]) for kind in KINDS if kind in self.kinds}
@@ -136,7 +145,7 @@ class Faults:
     @property
     def active(self) -> bool:
         """Whether the plan does anything at all."""
-        return self.share > 0 or self.latency_ms > 0 or self.jitter_ms > 0
+        return self.share > 0 or self.latency_ms > 0 or self.jitter_ms > 0 or self.upload_kbps > 0
 
     def to_json(self) -> JsonDict:
         """The plan as the control endpoint shows and takes it."""
@@ -151,6 +160,7 @@ class Faults:
             "storm_methods": sorted(self.storm_methods),
             "latency_ms": self.latency_ms,
             "jitter_ms": self.jitter_ms,
+            "upload_kbps": self.upload_kbps,
         }
 
     @classmethod
@@ -259,6 +269,7 @@ class FaultLog:
         self.calls = 0
         # the latency applied to each call, in seconds
         self.delays: list[float] = []
+        self.uploads: list[float] = []  # seconds each request took to go up (upload_kbps)
 
     @property
     def by_kind(self) -> Counter[str]:
@@ -293,6 +304,7 @@ class FaultLog:
         self.storms.clear()
         self.calls = 0
         self.delays.clear()
+        self.uploads.clear()
 
     def to_json(self) -> JsonDict:
         """The log for the control endpoint."""
@@ -427,6 +439,15 @@ class FaultInjector:
         jitter = self._jitter.uniform(-plan.jitter_ms, plan.jitter_ms) if plan.jitter_ms else 0.0
         seconds = max(0.0, plan.latency_ms + jitter) / 1000
         self.log.delays.append(seconds)
+        return seconds
+
+    def upload_seconds(self, size: int) -> float:
+        """How long a request of `size` bytes takes to go up (0 with no bandwidth set)."""
+        kbps = self._plan.upload_kbps
+        if kbps <= 0:
+            return 0.0
+        seconds = size * 8 / (kbps * 1000)
+        self.log.uploads.append(seconds)
         return seconds
 
     def _take_forced(self, method: str, chat_id: int | str | None) -> str | None:

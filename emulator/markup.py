@@ -48,6 +48,7 @@ _BUTTON_ACTIONS = (
     "copy_text",
     "callback_game",
     "pay",
+    "disabled",  # Bot API 10.3: a DisabledButton, which does nothing when pressed
 )
 # Bot API 9.4: an inline button's optional colour.
 BUTTON_STYLES = frozenset({"danger", "success", "primary"})
@@ -142,6 +143,10 @@ def _validate_button(button: object) -> None:
     url = button.get("url")
     if "url" in button and (not isinstance(url, str) or not re.match(r"^(https?|tg)://\S+$", url)):
         raise bad_request(BUTTON_URL_INVALID)
+    if "disabled" in button and not isinstance(button["disabled"], dict):
+        raise bad_request(
+            'can\'t parse inline keyboard button: Field "disabled" must be of type Object'
+        )
     if "style" in button:
         style = button["style"]
         if not isinstance(style, str):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import struct
 from dataclasses import dataclass
 
 from PIL import Image
@@ -22,22 +23,50 @@ class Rendition:
     data: bytes
 
 
-def renditions(data: bytes) -> tuple[Rendition, ...]:
-    """Smaller JPEG copies of an image plus the image itself, smallest first."""
+def renditions(data: bytes, *, cheap: bool = False) -> tuple[Rendition, ...]:
+    """Smaller JPEG copies of an image plus the image itself, smallest first.
+
+    `cheap`: a PNG is not decoded: its size is read from its header and the smaller sizes keep
+    its bytes (for load tests, where the emulator would otherwise spend more time than the bot).
+    """
+    size = _png_size(data) if cheap else None
+    if size is not None:
+        width, height = size
+        _check(width, height)
+        longest = max(width, height)
+        smaller = [
+            Rendition(max(1, width * side // longest), max(1, height * side // longest), data)
+            for side in THUMBNAIL_SIDES
+            if longest > side
+        ]
+        return (*smaller, Rendition(width, height, data))
     try:
         with Image.open(io.BytesIO(data)) as image:
             image.load()
             width, height = image.size
-            if width + height > MAX_PHOTO_SIDES_SUM or max(width, height) > MAX_PHOTO_RATIO * min(
-                width, height
-            ):
-                raise bad_request(PHOTO_INVALID_DIMENSIONS)
+            _check(width, height)
             rgb = image.convert("RGB")
             sizes = [_thumbnail(rgb, side) for side in THUMBNAIL_SIDES if max(image.size) > side]
     except (OSError, ValueError, Image.DecompressionBombError):
         raise bad_request(IMAGE_PROCESS_FAILED) from None
     # The largest size keeps the uploaded bytes so a page can show exactly what the bot drew.
     return (*sizes, Rendition(width, height, data))
+
+
+def _check(width: int, height: int) -> None:
+    """Telegram's limits on a photo's sides."""
+    if width + height > MAX_PHOTO_SIDES_SUM or max(width, height) > MAX_PHOTO_RATIO * min(
+        width, height
+    ):
+        raise bad_request(PHOTO_INVALID_DIMENSIONS)
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG's header (None: not a PNG, or a broken one)."""
+    if len(data) < 24 or not data.startswith(b"\x89PNG\r\n\x1a\n") or data[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    return (width, height) if width > 0 and height > 0 else None
 
 
 def _thumbnail(image: Image.Image, side: int) -> Rendition:

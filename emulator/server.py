@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import Counter
 from collections.abc import Callable
 from http import HTTPStatus
 from types import TracebackType
@@ -82,6 +83,7 @@ class BotApiEmulator:
         # Bot API requests being handled right now, and the most at once (getUpdates left out).
         self.in_flight = 0
         self.max_in_flight = 0
+        self.calls: Counter[str] = Counter()  # Bot API calls so far by method (no getUpdates)
         # Calls waiting out the plan's latency right now, and the most at once.
         self.delayed = 0
         self.max_delayed = 0
@@ -250,6 +252,7 @@ class BotApiEmulator:
         method = request.match_info["method"]
         counted = method.lower() != "getupdates"
         if counted:
+            self.calls[method] += 1
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
@@ -287,12 +290,13 @@ class BotApiEmulator:
         plan = self._injector.plan
         fault = self._injector.decide(method, params)
         latency = self._injector.latency_seconds()
-        # Half the latency on the way in, half on the way out.
-        if latency > 0:
+        upload = self._injector.upload_seconds(request.content_length or 0)
+        # Half the latency on the way in (after the upload), half on the way out.
+        if latency > 0 or upload > 0:
             self.delayed += 1
             self.max_delayed = max(self.max_delayed, self.delayed)
             try:
-                await self._pause(latency / 2)
+                await self._pause(upload + latency / 2)
             finally:
                 self.delayed -= 1
         kind = None if fault is None else fault.kind

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from emulator import errors
 from emulator.clock import Clock
+from emulator.ephemeral import EphemeralBook
 from emulator.errors import SimulationError, bad_request, forbidden
 from emulator.limits import RateLimiter, RateLimits
 from emulator.markup import command_entities
@@ -83,8 +84,10 @@ class EmulatorState:
         clock: Clock = time.time,
         rate_limits: RateLimits | None = None,
         privacy_mode: bool = True,
+        cheap_photos: bool = False,
     ) -> None:
         self.token = token
+        self.cheap_photos = cheap_photos  # PNG sizes from the header, not thumbnails (load tests)
         self.clock = clock
         self.privacy_mode = privacy_mode
         self.bot = User(
@@ -93,6 +96,7 @@ class EmulatorState:
         self.users: dict[int, User] = {self.bot.id: self.bot}
         self.chats: dict[int, Chat] = {}
         self.callback_queries: dict[str, CallbackQuery] = {}
+        self.ephemeral = EphemeralBook()  # ephemeral messages (`emulator.ephemeral`)
         self.webhook = WebhookConfig()
         self.allowed_updates: frozenset[str] = DEFAULT_UPDATE_TYPES
         self.pending_updates: list[JsonDict] = []
@@ -109,6 +113,7 @@ class EmulatorState:
         self._next_group = 1
         self._next_query = 1
         self._next_file = 1
+        self.photo_uploads = 0  # images uploaded as photos (a file id sent again is not one)
 
     # -- bookkeeping ------------------------------------------------------------------------
 
@@ -395,16 +400,7 @@ class EmulatorState:
             raise SimulationError(
                 f"message {message_id} has no button with callback_data {callback_data!r}"
             )
-        query = CallbackQuery(
-            id=str(4_000_000_000_000_000_000 + self._next_query),
-            user_id=user_id,
-            chat_id=chat_id,
-            message_id=message_id,
-            data=callback_data,
-            created_at=self.now(),
-        )
-        self._next_query += 1
-        self.callback_queries[query.id] = query
+        query = self.new_callback_query(user_id, chat_id, message_id, callback_data)
         self.emit(
             "callback_query",
             {
@@ -417,6 +413,22 @@ class EmulatorState:
         )
         self.changed()
         return query.id
+
+    def new_callback_query(
+        self, user_id: int, chat_id: int, message_id: int, callback_data: str
+    ) -> CallbackQuery:
+        """Record a new button press (its update is the caller's to emit)."""
+        query = CallbackQuery(
+            id=str(4_000_000_000_000_000_000 + self._next_query),
+            user_id=user_id,
+            chat_id=chat_id,
+            message_id=message_id,
+            data=callback_data,
+            created_at=self.now(),
+        )
+        self._next_query += 1
+        self.callback_queries[query.id] = query
+        return query
 
     # -- queries for tests and the sandbox -------------------------------------------------
 
@@ -567,6 +579,7 @@ class EmulatorState:
 
     def store_photo(self, data: bytes) -> Photo:
         """Store an uploaded image as a photo with several sizes."""
+        self.photo_uploads += 1
         number = self._next_file
         self._next_file += 1
         photo = tuple(
@@ -578,7 +591,7 @@ class EmulatorState:
                 height=size.height,
                 data=size.data,
             )
-            for letter, size in zip("smxy", renditions(data), strict=False)
+            for letter, size in zip("smxy", renditions(data, cheap=self.cheap_photos), strict=False)
         )
         for stored in photo:
             self._files[stored.file_id] = stored

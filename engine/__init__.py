@@ -1,6 +1,15 @@
 """Saboteur and Saboteur Deluxe rules (docs/rules.md): a pure core with no I/O."""
 
-from .actions import Action, ClearInFront, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
+from .actions import (
+    Action,
+    ClearInFront,
+    Discard,
+    PlaceTunnel,
+    PlayOnPlayer,
+    Rockfall,
+    Steal,
+    UseMap,
+)
 from .cards import CARDS, Card, Door, Edition, Kind, Tool, spec
 from .codec import from_json, to_json
 from .errors import IllegalAction, Reason
@@ -48,6 +57,7 @@ __all__ = [
     "RoundResult",
     "SeatView",
     "Side",
+    "Steal",
     "Tool",
     "Transition",
     "UseMap",

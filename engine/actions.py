@@ -55,4 +55,11 @@ class ClearInFront:
     removes: Card
 
 
-Action = PlaceTunnel | PlayOnPlayer | UseMap | Rockfall | Discard | ClearInFront
+@dataclass(frozen=True, slots=True)
+class Steal:
+    """Deluxe, at a round's end: the thief takes one nugget from this other player who has gold."""
+
+    victim: PlayerId
+
+
+Action = PlaceTunnel | PlayOnPlayer | UseMap | Rockfall | Discard | ClearInFront | Steal

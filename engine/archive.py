@@ -14,7 +14,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action, ClearInFront, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
+from .actions import (
+    Action,
+    ClearInFront,
+    Discard,
+    PlaceTunnel,
+    PlayOnPlayer,
+    Rockfall,
+    Steal,
+    UseMap,
+)
 from .cards import CARDS, Card, Edition, Tool
 from .errors import IllegalAction
 from .events import PUBLIC, Event, GameEnded, RoundEnded
@@ -129,7 +138,8 @@ class RoundReplay:
     """One round as the group saw it: a view per position and the public events of each move.
 
     `views[0]` is the round as dealt, `views[k]` the group's view after move k; when the round
-    ended, the last view is the round end (see `round_end_view`). `moves[k - 1]` holds the public
+    ended, the view after its last move is the round end (see `round_end_view`), followed (Deluxe)
+    by one view per thief's choice. `moves[k - 1]` holds the public
     events of move k (audience everyone) and nothing else.
     """
 
@@ -142,7 +152,7 @@ class RoundReplay:
 def round_end_view(before: PublicView, events: Sequence[Event]) -> PublicView:
     """The group's view at a round's end, from the view before its last move and that move's
     public events: the board, results and final gold as revealed; other fields stay as before
-    (the engine deals the next round in the same move, so no state holds the round's end)."""
+    (the engine deals the next round in the move that ends it, or in the last thief's choice)."""
     ended = next(e for e in events if isinstance(e, RoundEnded))
     over = next((e for e in events if isinstance(e, GameEnded)), None)
     return dataclasses.replace(
@@ -163,6 +173,21 @@ def public_rounds(played: Iterable[Played]) -> tuple[RoundReplay, ...]:
     views: list[PublicView] = []
     moves: list[tuple[Event, ...]] = []
     for p in played:
+        if p.before.phase is Phase.THEFT and out:
+            # A thief's choice at the round's end belongs to the round just ended.
+            last = out[-1]
+            public = tuple(e for e in p.transition.events if e.audience is PUBLIC)
+            over = next((e for e in public if isinstance(e, GameEnded)), None)
+            view = dataclasses.replace(
+                last.views[-1],
+                version=last.views[-1].version + 1,
+                phase=Phase.OVER if over is not None else last.views[-1].phase,
+                final_gold=over.gold if over is not None else None,
+            )
+            out[-1] = dataclasses.replace(
+                last, views=(*last.views, view), moves=(*last.moves, public)
+            )
+            continue
         if not views:
             views.append(public_view(p.before))
         public = tuple(e for e in p.transition.events if e.audience is PUBLIC)
@@ -202,6 +227,8 @@ def move_text(players: Sequence[PlayerId], action: Action) -> str:
         return f"R {action.at[0]},{action.at[1]}"
     if isinstance(action, Discard):
         return "D " + " ".join(c.name for c in action.cards)
+    if isinstance(action, Steal):
+        return f"S {players.index(action.victim)}"
     return f"C {action.discards[0].name} {action.discards[1].name} {action.removes.name}"
 
 
@@ -236,6 +263,11 @@ def parse_move(players: Sequence[PlayerId], text: str) -> Action:
             return Rockfall(_at(args[0]))
         if verb == "D" and args:
             return Discard(tuple(Card[a] for a in args))
+        if verb == "S" and len(args) == 1:
+            seat = int(args[0])
+            if not 0 <= seat < len(players):
+                raise ValueError(f"no seat {seat}")
+            return Steal(players[seat])
         if verb == "C" and len(args) == 3:
             return ClearInFront((Card[args[0]], Card[args[1]]), Card[args[2]])
     except (KeyError, ValueError) as exc:

@@ -17,9 +17,12 @@ def code(card: Card, rotated: bool) -> int:
     return int(card) * 2 + int(rotated)
 
 
+_CARD_OF: tuple[Card, ...] = tuple(Card(c >> 1) for c in range(2 * len(Card)))
+
+
 def card_of(c: int) -> Card:
     """The card of an orientation code."""
-    return Card(c >> 1)
+    return _CARD_OF[c]
 
 
 def is_rotated(c: int) -> bool:
@@ -71,15 +74,40 @@ def constraints(maze: Mapping[Coord, int], at: Coord) -> tuple[int, int]:
     """Edges of a cell that must be open and that must be closed, from its visible neighbours."""
     x, y = at
     must_open = must_closed = 0
-    for e, (dx, dy) in STEP.items():
-        c = maze.get((x + dx, y + dy))
-        if c is None:
-            continue
-        if OPEN[c] & OPPOSITE[e]:
-            must_open |= e
+    get = maze.get
+    c = get((x, y - 1))
+    if c is not None:
+        if OPEN[c] & 4:  # its S edge faces our N
+            must_open |= 1
         else:
-            must_closed |= e
+            must_closed |= 1
+    c = get((x + 1, y))
+    if c is not None:
+        if OPEN[c] & 8:
+            must_open |= 2
+        else:
+            must_closed |= 2
+    c = get((x, y + 1))
+    if c is not None:
+        if OPEN[c] & 1:
+            must_open |= 4
+        else:
+            must_closed |= 4
+    c = get((x - 1, y))
+    if c is not None:
+        if OPEN[c] & 2:
+            must_open |= 8
+        else:
+            must_closed |= 8
     return must_open, must_closed
+
+
+def frontier_cells(maze: Mapping[Coord, int], net: Net) -> tuple[tuple[Coord, int, int], ...]:
+    """The frontier's cells in order, each with its constraints (kept on the network)."""
+    cells = net.cells
+    if cells is None:
+        cells = net.cells = tuple((at, *constraints(maze, at)) for at in sorted(net.frontier))
+    return cells
 
 
 def fits(c: int, must_open: int, must_closed: int) -> bool:

@@ -55,6 +55,7 @@ def to_json(state: GameState) -> str:
         "last_at": list(state.last_at) if state.last_at is not None else None,
         "last_target": state.last_target,
         "thefts": list(state.thefts),
+        "stealing": list(state.stealing),
         "results": [
             {
                 "round": r.round,
@@ -131,5 +132,7 @@ def _read(doc: dict[str, Any]) -> GameState:
             for r in doc["results"]
         ),
         thefts=tuple(int(s) for s in doc["thefts"]),
+        # absent from states saved before thieves chose (none of them waits for one)
+        stealing=tuple(int(s) for s in doc.get("stealing", ())),
         net=bd.build_net(maze, hidden),
     )

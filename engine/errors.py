@@ -27,6 +27,7 @@ class Reason(Enum):
     NOT_A_HIDDEN_GOAL = "not_a_hidden_goal"
     NOTHING_TO_REMOVE = "nothing_to_remove"
     BAD_DISCARD = "bad_discard"
+    ROUND_OVER = "round_over"  # Deluxe: the round is paid; only a thief's choice remains
 
 
 class IllegalAction(ValueError):

@@ -165,7 +165,8 @@ class GoldReceived:
 
 @dataclass(frozen=True, slots=True)
 class GoldStolen:
-    """Deluxe: a theft took one nugget from a player."""
+    """Deluxe: a thief took one nugget from the player they chose (public: who from whom, no
+    total; rule deluxe.payout.theft)."""
 
     thief: PlayerId
     victim: PlayerId

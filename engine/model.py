@@ -36,9 +36,10 @@ class Side(Enum):
 
 
 class Phase(Enum):
-    """Whether the game still runs."""
+    """Whether the game still runs, or waits at a round's end for a thief's choice."""
 
     PLAYING = "playing"
+    THEFT = "theft"  # Deluxe: the round is paid; the player to act is a thief choosing a victim
     OVER = "over"
 
 
@@ -137,6 +138,11 @@ class Net:
 
     reached: dict[Coord, int]
     frontier: dict[Coord, int]
+    # The frontier's cells in order with the edges each must have open and closed, computed once
+    # for the maze this network belongs to (states that share the network share the maze).
+    cells: tuple[tuple[Coord, int, int], ...] | None = None
+    # The maze's tunnel cards a rockfall may remove, in order (computed once, like `cells`).
+    tunnels: tuple[Coord, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +176,7 @@ class GameState:
     results: tuple[RoundResult, ...]
     thefts: tuple[int, ...]  # Deluxe: seats in the order their theft cards were played
     last_target: PlayerId | None = None  # the player the last move's card was played on
+    stealing: tuple[int, ...] = ()  # Deluxe round end: thieves' seats still to choose, in order
     net: Net = field(compare=False, repr=False, default_factory=lambda: Net({}, {}))
     cache: dict[object, object] = field(compare=False, repr=False, default_factory=dict)
 

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import is_
+from typing import Any, TypeVar
 
 from . import board as bd
-from .actions import Action, ClearInFront, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
+from .actions import (
+    Action,
+    ClearInFront,
+    Discard,
+    PlaceTunnel,
+    PlayOnPlayer,
+    Rockfall,
+    Steal,
+    UseMap,
+)
 from .cards import (
     BROKEN_CARD,
     CARDS,
@@ -23,6 +35,7 @@ from .cards import (
     Door,
     Edition,
     Kind,
+    Tool,
     deck_cards,
     spec,
 )
@@ -83,6 +96,8 @@ class Transition:
     events: tuple[Event, ...]
 
 
+T = TypeVar("T")
+
 # The kinds of card that are played at a player.
 _PLAYER_CARD_KINDS = frozenset(
     {
@@ -98,14 +113,116 @@ _PLAYER_CARD_KINDS = frozenset(
     }
 )
 _AT_OTHERS = frozenset({Kind.SWAP_HAND, Kind.INSPECTION, Kind.TRAPPED})
+_KIND = tuple(s.kind for s in CARDS)  # by card: read in every listing of the legal actions
+_LADDER = tuple(s.ladder for s in CARDS)
+_DISCARD_ONE = tuple(Discard((s.card,)) for s in CARDS)  # the base game's discards, made once
 _TOOL_CARDS = frozenset(BROKEN_CARD.values())
 
 
 # ---------------------------------------------------------------- the mutable working copy
 
 
+# A state is made every turn: its slots are set directly, as the generated __init__ does but
+# without its per-field overhead. The order is GameState's fields (a changed class fails here).
+_FIELD_ORDER = [
+    "edition",
+    "options",
+    "players",
+    "seed",
+    "rng",
+    "version",
+    "round",
+    "phase",
+    "turn",
+    "roles",
+    "spare_roles",
+    "hands",
+    "deck",
+    "removed",
+    "discards",
+    "maze",
+    "goals",
+    "in_front",
+    "peeked",
+    "inspected",
+    "gold",
+    "gold_deck",
+    "last_seat",
+    "last_at",
+    "results",
+    "thefts",
+    "last_target",
+    "stealing",
+    "net",
+    "cache",
+]
+if tuple(f.name for f in dataclasses.fields(GameState)) != tuple(_FIELD_ORDER):
+    raise AssertionError("engine.rules._Table.freeze: GameState's fields changed")
+_SLOT_SETTERS = tuple(getattr(GameState, name).__set__ for name in _FIELD_ORDER)
+
+
+def _frozen(values: tuple[object, ...]) -> GameState:
+    """A GameState of these field values, in field order (`cache` last, a fresh dict)."""
+    state = object.__new__(GameState)
+    for put, value in zip(_SLOT_SETTERS, values, strict=True):
+        put(state, value)
+    return state
+
+
+def _listed(t: _Table, name: str) -> list[Any]:
+    """A field of the working copy as a list of its own (copied from the state's tuple once)."""
+    value = getattr(t, name)
+    if type(value) is not list:
+        value = list(value)
+        setattr(t, name, value)
+    return value
+
+
+def _own(rows: list[Sequence[T]], i: int) -> list[T]:
+    """Row `i` of a per-seat field as a list of its own, copied from the state's tuple once."""
+    row = rows[i]
+    if type(row) is not list:
+        row = rows[i] = list(row)
+    return row
+
+
 class _Table:
     """A mutable copy of a state used inside one `apply` or `new_game`, frozen at the end."""
+
+    __slots__ = (
+        "deck",
+        "discards",
+        "edition",
+        "events",
+        "finder",
+        "goals",
+        "gold",
+        "gold_deck",
+        "hands",
+        "in_front",
+        "inspected",
+        "last_at",
+        "last_seat",
+        "last_target",
+        "maze",
+        "net",
+        "options",
+        "peeked",
+        "phase",
+        "players",
+        "removed",
+        "results",
+        "rng",
+        "roles",
+        "round",
+        "round_over",
+        "seed",
+        "spare_roles",
+        "stealing",
+        "thefts",
+        "turn",
+        "version",
+    )
 
     def __init__(self, s: GameState) -> None:
         self.edition = s.edition
@@ -117,59 +234,68 @@ class _Table:
         self.round = s.round
         self.phase = s.phase
         self.turn = s.turn
-        self.roles = list(s.roles)
-        self.spare_roles = list(s.spare_roles)
-        self.hands = [list(h) for h in s.hands]
+        # Fields a turn seldom changes stay the state's tuples: a change makes a list first.
+        self.roles: Sequence[Role] = s.roles
+        self.spare_roles: Sequence[Role] = s.spare_roles
+        # Per-seat rows stay the state's tuples until `_own` copies the one that changes.
+        self.hands: list[Sequence[Card]] = list(s.hands)
         self.deck = list(s.deck)
         self.removed = s.removed
         self.discards = list(s.discards)
         self.maze = s.maze
-        self.goals = list(s.goals)
-        self.in_front = [list(f) for f in s.in_front]
-        self.peeked = [list(p) for p in s.peeked]
-        self.inspected = [list(i) for i in s.inspected]
-        self.gold = list(s.gold)
-        self.gold_deck = list(s.gold_deck)
+        self.goals: Sequence[Goal] = s.goals
+        self.in_front: list[Sequence[Card]] = list(s.in_front)
+        self.peeked: list[Sequence[Coord]] = list(s.peeked)
+        self.inspected: list[Sequence[tuple[int, Role]]] = list(s.inspected)
+        self.gold: Sequence[int] = s.gold
+        self.gold_deck: Sequence[int] = s.gold_deck
         self.last_seat = s.last_seat
         self.last_at = s.last_at
         self.last_target = s.last_target
         self.results = s.results
-        self.thefts = list(s.thefts)
+        self.thefts: Sequence[int] = s.thefts
+        self.stealing: Sequence[int] = s.stealing
         self.net = s.net
         self.events: list[Event] = []
         self.finder: int | None = None
         self.round_over = False
 
     def freeze(self) -> GameState:
-        return GameState(
-            edition=self.edition,
-            options=self.options,
-            players=self.players,
-            seed=self.seed,
-            rng=self.rng,
-            version=self.version,
-            round=self.round,
-            phase=self.phase,
-            turn=self.turn,
-            roles=tuple(self.roles),
-            spare_roles=tuple(self.spare_roles),
-            hands=tuple(tuple(sorted(h)) for h in self.hands),
-            deck=tuple(self.deck),
-            removed=self.removed,
-            discards=tuple(self.discards),
-            maze=self.maze,
-            goals=tuple(self.goals),
-            in_front=tuple(tuple(f) for f in self.in_front),
-            peeked=tuple(tuple(p) for p in self.peeked),
-            inspected=tuple(tuple(i) for i in self.inspected),
-            gold=tuple(self.gold),
-            gold_deck=tuple(self.gold_deck),
-            last_seat=self.last_seat,
-            last_at=self.last_at,
-            last_target=self.last_target,
-            results=self.results,
-            thefts=tuple(self.thefts),
-            net=self.net,
+        # In GameState's field order (checked at import, below the class).
+        return _frozen(
+            (
+                self.edition,
+                self.options,
+                self.players,
+                self.seed,
+                self.rng,
+                self.version,
+                self.round,
+                self.phase,
+                self.turn,
+                tuple(self.roles),
+                tuple(self.spare_roles),
+                # A row still the state's tuple is unchanged (and sorted already).
+                tuple([h if type(h) is tuple else tuple(sorted(h)) for h in self.hands]),
+                tuple(self.deck),
+                self.removed,
+                tuple(self.discards),
+                self.maze,
+                tuple(self.goals),
+                tuple(map(tuple, self.in_front)),
+                tuple(map(tuple, self.peeked)),
+                tuple(map(tuple, self.inspected)),
+                tuple(self.gold),
+                tuple(self.gold_deck),
+                self.last_seat,
+                self.last_at,
+                self.results,
+                tuple(self.thefts),
+                self.last_target,
+                tuple(self.stealing),
+                self.net,
+                {},
+            )
         )
 
     def own_maze(self) -> None:
@@ -181,14 +307,14 @@ class _Table:
         return [g.at for g in self.goals if not g.revealed]
 
     def take_from_hand(self, seat: int, card: Card) -> None:
-        self.hands[seat].remove(card)
+        _own(self.hands, seat).remove(card)
 
     def draw(self, seat: int, count: int) -> None:
         for _ in range(count):
             if not self.deck:
                 return
             card = self.deck.pop()
-            self.hands[seat].append(card)
+            _own(self.hands, seat).append(card)
             self.events.append(CardDrawn(self.players[seat], card, audience=self.players[seat]))
 
 
@@ -301,7 +427,8 @@ def current_player(state: GameState) -> PlayerId | None:
 
 def can_dig(state: GameState, seat: int) -> bool:
     """Whether a seat may place tunnel cards (no broken tool, not trapped)."""
-    return not any(c in _TOOL_CARDS or c is Card.TRAPPED for c in state.in_front[seat])
+    front = state.in_front[seat]
+    return not front or not any(c in _TOOL_CARDS or c is Card.TRAPPED for c in front)
 
 
 def legal_actions(state: GameState, player: PlayerId) -> tuple[Action, ...]:
@@ -309,118 +436,168 @@ def legal_actions(state: GameState, player: PlayerId) -> tuple[Action, ...]:
     seat = state.seat_of(player)
     if seat < 0 or state.phase is Phase.OVER or seat != state.turn:
         return ()
-    return _legal(state, seat)[0]
+    return _legal(state, seat)
 
 
-def _legal(state: GameState, seat: int) -> tuple[tuple[Action, ...], frozenset[Action]]:
+def _legal(state: GameState, seat: int) -> tuple[Action, ...]:
     key = ("legal", seat, state.version)
     hit = state.cache.get(key)
     if hit is None:
-        actions = tuple(_enumerate(state, seat))
-        hit = (actions, frozenset(actions))
-        state.cache[key] = hit
+        hit = state.cache[key] = tuple(_enumerate(state, seat))
     return hit  # type: ignore[return-value]
 
 
-def _enumerate(state: GameState, seat: int) -> Iterable[Action]:
+def _is_offered(state: GameState, seat: int, action: Action) -> bool:
+    """Whether an action is the very value `legal_actions` offered (found by identity)."""
+    return any(map(is_, _legal(state, seat), repeat(action)))
+
+
+def _is_legal(state: GameState, seat: int, action: Action) -> bool:
+    """Whether an action equals one of the legal ones (a set built only when needed)."""
+    actions = _legal(state, seat)
+    key = ("legal set", seat, state.version)
+    found = state.cache.get(key)
+    if found is None:
+        found = state.cache[key] = frozenset(actions)
+    return action in found  # type: ignore[operator]
+
+
+def _enumerate(state: GameState, seat: int) -> list[Action]:
+    out: list[Action] = []
+    add = out.append
+    if state.phase is Phase.THEFT:
+        # rule deluxe.payout.theft: any other player who has gold, in seat order.
+        for i, pid in enumerate(state.players):
+            if i != seat and state.gold[i] > 0:
+                add(Steal(pid))
+        return out
     hand = state.hands[seat]
     kinds = sorted(set(hand))
     players = state.players
+    n = len(players)
     deluxe = state.edition is Edition.DELUXE
-    tunnels = [c for c in kinds if CARDS[c].kind is Kind.TUNNEL]
+    tunnels = [c for c in kinds if _KIND[c] is Kind.TUNNEL]
     if tunnels and can_dig(state, seat):
-        yield from _placements(state, tunnels)
+        _placements(state, tunnels, out)
+    in_front = state.in_front
     for card in kinds:
-        s = CARDS[card]
-        k = s.kind
+        k = _KIND[card]
         if k is Kind.TUNNEL:
             continue
         if k is Kind.BREAK:
-            for i, pid in enumerate(players):
-                if card not in state.in_front[i]:
-                    yield PlayOnPlayer(card, pid)
+            row = _row(card, players)
+            for i in range(n):
+                if card not in in_front[i]:
+                    add(row[i])
         elif k is Kind.REPAIR:
-            for tool in s.tools:
+            for tool in CARDS[card].tools:
                 broken = BROKEN_CARD[tool]
-                for i, pid in enumerate(players):
-                    if broken in state.in_front[i]:
-                        yield PlayOnPlayer(card, pid, tool)
+                row = _row(card, players, tool)
+                for i in range(n):
+                    if broken in in_front[i]:
+                        add(row[i])
         elif k is Kind.MAP:
             for g in state.goals:
                 if not g.revealed:
-                    yield UseMap(g.at)
+                    add(_made(UseMap, g.at))
         elif k is Kind.ROCKFALL:
-            for at in sorted(state.maze):
-                if CARDS[bd.card_of(state.maze[at])].kind is Kind.TUNNEL:
-                    yield Rockfall(at)
+            out += [_made(Rockfall, at) for at in _tunnel_cells(state)]
         elif k is Kind.THEFT:
-            if Card.THEFT not in state.in_front[seat]:
-                yield PlayOnPlayer(card, players[seat])
+            if Card.THEFT not in in_front[seat]:
+                add(_on(card, players[seat]))
         elif k is Kind.HANDS_OFF:
-            for i, pid in enumerate(players):
-                if Card.THEFT in state.in_front[i]:
-                    yield PlayOnPlayer(card, pid)
+            row = _row(card, players)
+            for i in range(n):
+                if Card.THEFT in in_front[i]:
+                    add(row[i])
         elif k is Kind.FREE:
-            for i, pid in enumerate(players):
-                if Card.TRAPPED in state.in_front[i]:
-                    yield PlayOnPlayer(card, pid)
+            row = _row(card, players)
+            for i in range(n):
+                if Card.TRAPPED in in_front[i]:
+                    add(row[i])
         elif k is Kind.TRAPPED:
-            for i, pid in enumerate(players):
-                if i != seat and Card.TRAPPED not in state.in_front[i]:
-                    yield PlayOnPlayer(card, pid)
+            row = _row(card, players)
+            for i in range(n):
+                if i != seat and Card.TRAPPED not in in_front[i]:
+                    add(row[i])
         elif k is Kind.SWAP_HAND:
             # An empty hand is out of the round (rule deluxe.turn.empty_hand): not a partner.
-            for i, pid in enumerate(players):
+            row = _row(card, players)
+            for i in range(n):
                 if i != seat and state.hands[i]:
-                    yield PlayOnPlayer(card, pid)
+                    add(row[i])
         elif k is Kind.INSPECTION:
-            for i, pid in enumerate(players):
+            row = _row(card, players)
+            for i in range(n):
                 if i != seat:
-                    yield PlayOnPlayer(card, pid)
+                    add(row[i])
         elif k is Kind.SWAP_HATS and state.spare_roles:
-            for pid in players:
-                yield PlayOnPlayer(card, pid)
+            out += _row(card, players)
     if deluxe:
-        front = sorted(set(state.in_front[seat]))
+        front = sorted(set(in_front[seat]))
         if front and len(hand) >= 2:
             for pair in sorted(set(combinations(hand, 2))):
                 for removes in front:
-                    yield ClearInFront((pair[0], pair[1]), removes)
+                    add(ClearInFront((pair[0], pair[1]), removes))
         for size in (1, 2, 3):
             for combo in sorted(set(combinations(hand, size))):
-                yield Discard(combo)
+                add(_made(Discard, combo))
     else:
-        for card in kinds:
-            yield Discard((card,))
+        out += [_DISCARD_ONE[card] for card in kinds]
+    return out
 
 
-def _placements(state: GameState, tunnels: list[Card]) -> Iterable[PlaceTunnel]:
+def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> None:
     maze = state.maze
-    plain = [(c, bd.OFFERED[c]) for c in tunnels if not CARDS[c].ladder]
+    plain = [c for c in tunnels if not _LADDER[c]]
     if plain:
-        by_key: dict[tuple[int, int], list[tuple[Card, bool]]] = {}
-        for at in sorted(state.net.frontier):
-            key = bd.constraints(maze, at)
-            fitting = by_key.get(key)
-            if fitting is None:
-                must_open, must_closed = key
-                fitting = [
-                    (card, bd.is_rotated(c))
-                    for card, codes in plain
-                    for c in codes
-                    if bd.fits(c, must_open, must_closed)
-                ]
-                by_key[key] = fitting
-            for card, rotated in fitting:
-                yield PlaceTunnel(card, at, rotated)
-    ladders = [c for c in tunnels if CARDS[c].ladder]
+        get = _BY_CELL.get
+        for cell in bd.frontier_cells(maze, state.net):
+            by_card = get(cell) or _by_card(cell)
+            for card in plain:
+                out.extend(by_card[card])
+    ladders = [c for c in tunnels if _LADDER[c]]
     if ladders:
         for at in _ladder_cells(state):
             must_open, must_closed = bd.constraints(maze, at)
             for card in ladders:
-                for c in bd.OFFERED[card]:
-                    if bd.fits(c, must_open, must_closed):
-                        yield PlaceTunnel(card, at, bd.is_rotated(c))
+                out.extend(_fitting(at, must_open, must_closed, card))
+
+
+# The placements of one card at one cell, by the cell's constraints: the same values every game,
+# so they are made once (a memo of immutable actions, cleared if it ever grows large).
+_FITTING: dict[tuple[Coord, int, int, Card], tuple[PlaceTunnel, ...]] = {}
+_FITTING_MAX = 200_000
+
+
+# The same by cell and constraints, for every plain tunnel card at once (one look-up a cell).
+_BY_CELL: dict[tuple[Coord, int, int], dict[Card, tuple[PlaceTunnel, ...]]] = {}
+_PLAIN_TUNNELS = tuple(s.card for s in CARDS if s.kind is Kind.TUNNEL and not s.ladder)
+
+
+def _by_card(cell: tuple[Coord, int, int]) -> dict[Card, tuple[PlaceTunnel, ...]]:
+    """The placements of each plain tunnel card at a cell with these constraints."""
+    if len(_BY_CELL) >= _FITTING_MAX // len(_PLAIN_TUNNELS):
+        _BY_CELL.clear()
+    at, must_open, must_closed = cell
+    made = _BY_CELL[cell] = {c: _fitting(at, must_open, must_closed, c) for c in _PLAIN_TUNNELS}
+    return made
+
+
+def _fitting(at: Coord, must_open: int, must_closed: int, card: Card) -> tuple[PlaceTunnel, ...]:
+    """The offered orientations of `card` at `at` that match these constraints."""
+    key = (at, must_open, must_closed, card)
+    hit = _FITTING.get(key)
+    if hit is None:
+        if len(_FITTING) >= _FITTING_MAX:
+            _FITTING.clear()
+        hit = tuple(
+            PlaceTunnel(card, at, bd.is_rotated(c))
+            for c in bd.OFFERED[card]
+            if bd.fits(c, must_open, must_closed)
+        )
+        _FITTING[key] = hit
+    return hit
 
 
 def _ladder_cells(state: GameState) -> list[Coord]:
@@ -435,6 +612,56 @@ def _ladder_cells(state: GameState) -> list[Coord]:
                 if n not in maze and n not in goals:
                     cells.add(n)
     return sorted(at for at in cells if not any(bd.neighbour(at, e) in goals for e in EDGES))
+
+
+# Offered actions are made once and reused (equal values, so nothing depends on it): making
+# frozen dataclasses is the dearest part of listing the legal actions, and `apply` finds the
+# very value offered by identity. A memo of immutable values, cleared if it grows large.
+_MADE: dict[tuple[object, ...], Action] = {}
+_MADE_MAX = 200_000
+A = TypeVar("A", UseMap, Rockfall, Discard)
+
+
+def _made(kind: type[A], value: object) -> A:
+    key = (kind, value)
+    hit = _MADE.get(key)
+    if hit is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        hit = _MADE[key] = kind(value)  # type: ignore[arg-type]
+    return hit  # type: ignore[return-value]
+
+
+def _tunnel_cells(state: GameState) -> tuple[Coord, ...]:
+    """The cells of the maze's tunnel cards in order (kept on the network of this maze)."""
+    net = state.net
+    if net.tunnels is None:
+        maze = state.maze
+        net.tunnels = tuple(at for at in sorted(maze) if _KIND[bd.card_of(maze[at])] is Kind.TUNNEL)
+    return net.tunnels
+
+
+def _row(
+    card: Card, players: tuple[PlayerId, ...], tool: Tool | None = None
+) -> tuple[PlayOnPlayer, ...]:
+    """This card played at each player, in seat order (made once per game's seats)."""
+    key = (card, players, tool)
+    hit = _MADE.get(key)
+    if hit is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        hit = _MADE[key] = tuple(_on(card, p, tool) for p in players)  # type: ignore[assignment]
+    return hit  # type: ignore[return-value]
+
+
+def _on(card: Card, target: PlayerId, tool: Tool | None = None) -> PlayOnPlayer:
+    key = (PlayOnPlayer, card, target, tool)
+    hit = _MADE.get(key)
+    if hit is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        hit = _MADE[key] = PlayOnPlayer(card, target, tool)
+    return hit  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------- explaining refusals
@@ -453,6 +680,11 @@ def _acting_seat(state: GameState, player: PlayerId) -> int:
     return seat
 
 
+def _is_id(value: object) -> bool:
+    """Whether a value is a player id: an integer (not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _is_cell(at: object) -> bool:
     """Whether a value is a cell of the grid: a pair of integers (not booleans)."""
     return (
@@ -464,6 +696,17 @@ def _is_cell(at: object) -> bool:
 
 def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
     """Why an action that is not among the legal ones was refused."""
+    if state.phase is Phase.THEFT:
+        thief = state.players[seat]
+        if not isinstance(action, Steal):
+            return IllegalAction(
+                Reason.ROUND_OVER, f"the round is over: {thief} chooses whom to steal from"
+            )
+        return IllegalAction(
+            Reason.BAD_TARGET, f"{action.victim!r} is no other player with gold"[:200]
+        )
+    if isinstance(action, Steal):
+        return IllegalAction(Reason.NOT_AN_ACTION, "a theft is settled at the round's end")
     hand = state.hands[seat]
 
     def card_ok(card: object) -> bool:
@@ -583,22 +826,10 @@ def _misfit(state: GameState, action: PlaceTunnel) -> str:
 def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     """Play an action; raises IllegalAction and leaves `state` as it was if it is not legal."""
     seat = _acting_seat(state, player)
-    action = _normalised(action)
-    at = (
-        getattr(action, "at", None) if isinstance(action, PlaceTunnel | Rockfall | UseMap) else None
-    )
-    if at is not None and not _is_cell(at):  # (True, False) == (1, 0), but is no cell
-        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
-    try:
-        legal = action in _legal(state, seat)[1]
-    except TypeError:  # an unhashable forgery
-        legal = False
-    if not legal:
-        try:
-            refusal = _explain(state, seat, action)
-        except (TypeError, ValueError, IndexError, KeyError, AttributeError):
-            refusal = IllegalAction(Reason.NOT_AN_ACTION, f"malformed: {action!r}"[:200])
-        raise refusal
+    if not _is_offered(state, seat, action):  # the very value offered needs no checks
+        action = _checked(state, seat, action)
+    if isinstance(action, Steal):
+        return _steal(state, seat, action)
     t = _Table(state)
     t.version += 1
     # The last move's mark: set below by what the move acts on (none after a discard).
@@ -615,7 +846,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     elif isinstance(action, UseMap):
         t.take_from_hand(seat, Card.MAP)
         t.discards.append(Card.MAP)
-        t.peeked[seat].append(action.at)
+        _own(t.peeked, seat).append(action.at)
         t.last_at = action.at
         t.events.append(MapUsed(pid, action.at))
         card = next(g.card for g in t.goals if g.at == action.at)
@@ -638,10 +869,10 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         for c in action.discards:
             t.take_from_hand(seat, c)
         t.discards += action.discards
-        t.in_front[seat].remove(action.removes)
+        _own(t.in_front, seat).remove(action.removes)
         t.discards.append(action.removes)
         if action.removes is Card.THEFT:
-            t.thefts.remove(seat)
+            _listed(t, "thefts").remove(seat)
         t.events.append(CardsDiscarded(pid, 2))
         t.events.append(InFrontCleared(pid, action.removes))
     if not t.round_over:
@@ -652,13 +883,40 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     return Transition(t.freeze(), tuple(t.events))
 
 
+def _checked(state: GameState, seat: int, action: Action) -> Action:
+    """An action that is not the very value offered: the equal legal action (discards in any
+    order), or IllegalAction saying why not."""
+    action = _normalised(action)
+    at = (
+        getattr(action, "at", None) if isinstance(action, PlaceTunnel | Rockfall | UseMap) else None
+    )
+    if at is not None and not _is_cell(at):  # (True, False) == (1, 0), but is no cell
+        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
+    if isinstance(action, Steal) and not _is_id(action.victim):  # Steal(True) == Steal(1)
+        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a player: {action.victim!r}"[:200])
+    try:
+        legal = _is_legal(state, seat, action)
+    except TypeError:  # an unhashable forgery
+        legal = False
+    if legal:
+        return action
+    try:
+        refusal = _explain(state, seat, action)
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+        refusal = IllegalAction(Reason.NOT_AN_ACTION, f"malformed: {action!r}"[:200])
+    raise refusal
+
+
 def _normalised(action: Action) -> Action:
     """Discarded cards are a set: accept them in any order (the engine offers them sorted)."""
     try:
         if isinstance(action, Discard) and isinstance(action.cards, tuple):
-            return Discard(tuple(sorted(action.cards)))
+            cards = tuple(sorted(action.cards))
+            return action if cards == action.cards else Discard(cards)
         if isinstance(action, ClearInFront) and isinstance(action.discards, tuple):
             a, b = sorted(action.discards)
+            if (a, b) == action.discards:
+                return action
             return ClearInFront((a, b), action.removes)
     except (TypeError, ValueError):
         pass
@@ -680,7 +938,7 @@ def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
             i = next(i for i, g in enumerate(t.goals) if g.at == g_at)
             g = t.goals[i]
             rotated = bd.goal_orientation(t.maze, g.card, g_at, at, t.net.reached)
-            t.goals[i] = Goal(g_at, g.card, revealed=True, rotated=rotated)
+            _listed(t, "goals")[i] = Goal(g_at, g.card, revealed=True, rotated=rotated)
             t.maze[g_at] = bd.code(g.card, rotated)
             t.events.append(GoalRevealed(g_at, g.card, rotated))
             revealed.append(g_at)
@@ -701,22 +959,22 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
     t.take_from_hand(seat, card)
     t.events.append(ActionPlayed(pid, card, action.target, action.tool))
     if kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT):
-        t.in_front[target].append(card)
+        _own(t.in_front, target).append(card)
         if kind is Kind.THEFT:
-            t.thefts.append(target)
+            _listed(t, "thefts").append(target)
         return 1
     t.discards.append(card)
     if kind is Kind.REPAIR:
         assert action.tool is not None
         broken = BROKEN_CARD[action.tool]
-        t.in_front[target].remove(broken)
+        _own(t.in_front, target).remove(broken)
         t.discards.append(broken)
     elif kind in (Kind.HANDS_OFF, Kind.FREE):
         removed = Card.THEFT if kind is Kind.HANDS_OFF else Card.TRAPPED
-        t.in_front[target].remove(removed)
+        _own(t.in_front, target).remove(removed)
         t.discards.append(removed)
         if removed is Card.THEFT:
-            t.thefts.remove(target)
+            _listed(t, "thefts").remove(target)
     elif kind is Kind.SWAP_HAND:
         t.hands[seat], t.hands[target] = t.hands[target], t.hands[seat]
         t.draw(target, 1)
@@ -725,11 +983,11 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
             t.events.append(HandDealt(p, tuple(sorted(t.hands[s])), audience=p))
         return 0
     elif kind is Kind.INSPECTION:
-        t.inspected[seat].append((target, t.roles[target]))
+        _own(t.inspected, seat).append((target, t.roles[target]))
         t.events.append(RoleSeen(pid, action.target, t.roles[target], audience=pid))
     elif kind is Kind.SWAP_HATS:
         t.rng, i = below(t.rng, len(t.spare_roles))
-        t.roles[target] = t.spare_roles.pop(i)
+        _listed(t, "roles")[target] = _listed(t, "spare_roles").pop(i)
         t.events.append(RoleDealt(action.target, t.roles[target], audience=action.target))
     return 1
 
@@ -742,7 +1000,8 @@ def _advance(t: _Table, seat: int) -> None:
         nxt = (seat + step) % n
         if t.hands[nxt]:
             t.turn = nxt
-            t.events += [PlayerPassed(t.players[p]) for p in skipped]
+            if skipped:
+                t.events += [PlayerPassed(t.players[p]) for p in skipped]
             return
         skipped.append(nxt)
     t.round_over = True
@@ -752,7 +1011,6 @@ def _advance(t: _Table, seat: int) -> None:
 
 
 def _end_round(t: _Table) -> None:
-    n = len(t.players)
     if t.edition is Edition.BASE:
         winners, paid = _pay_base(t)
     else:
@@ -769,8 +1027,43 @@ def _end_round(t: _Table) -> None:
     for s in sorted(paid):
         p = t.players[s]
         t.events.append(GoldReceived(p, sum(paid[s]), tuple(paid[s]), audience=p))
-    if t.edition is Edition.DELUXE:
-        _resolve_thefts(t)
+    # rule deluxe.payout.theft: untrapped thieves choose, the last theft played first.
+    t.stealing = [s for s in reversed(t.thefts) if Card.TRAPPED not in t.in_front[s]]
+    _next_thief(t)
+
+
+def _next_thief(t: _Table) -> None:
+    """Wait for the next thief who has someone to steal from; when none is left, move on."""
+    n = len(t.players)
+    while t.stealing:
+        thief = t.stealing[0]
+        if any(t.gold[s] > 0 for s in range(n) if s != thief):
+            t.phase = Phase.THEFT
+            t.turn = thief
+            return
+        _listed(t, "stealing").pop(0)  # nobody else has gold: this theft takes nothing
+    t.phase = Phase.PLAYING
+    _close_round(t)
+
+
+def _steal(state: GameState, seat: int, action: Steal) -> Transition:
+    """A thief's choice at a round's end (legal already): one nugget moves, the group learns
+    who stole from whom (rules deluxe.payout.theft and privacy.theft)."""
+    t = _Table(state)
+    t.version += 1
+    victim = state.players.index(action.victim)
+    gold = _listed(t, "gold")
+    gold[victim] -= 1
+    gold[seat] += 1
+    t.events.append(GoldStolen(t.players[seat], action.victim))
+    _listed(t, "stealing").pop(0)
+    _next_thief(t)
+    return Transition(t.freeze(), tuple(t.events))
+
+
+def _close_round(t: _Table) -> None:
+    """After the payout and the thefts: the game's end, or the next round dealt."""
+    n = len(t.players)
     if t.round >= ROUNDS:
         t.phase = Phase.OVER
         t.turn = -1
@@ -800,7 +1093,8 @@ def _pay_base(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
         order = sorted(miners, key=lambda s: (finder - s) % n)
         count = min(n, MAX_MINER_GOLD_CARDS) if t.options.gold is GoldRule.OFFICIAL else len(order)
         if order:
-            drawn = [t.gold_deck.pop() for _ in range(min(count, len(t.gold_deck)))]
+            gold_deck = _listed(t, "gold_deck")
+            drawn = [gold_deck.pop() for _ in range(min(count, len(gold_deck)))]
             for i, value in enumerate(sorted(drawn, reverse=True)):
                 paid.setdefault(order[i % len(order)], []).append(value)
         winners: tuple[Side, ...] = (Side.MINERS,)
@@ -809,12 +1103,12 @@ def _pay_base(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
         if saboteurs:
             share = SABOTEUR_SHARE[len(saboteurs)]
             for s in saboteurs:
-                cards = take_exact(t.gold_deck, share)
+                cards = take_exact(_listed(t, "gold_deck"), share)
                 if cards:
                     paid[s] = cards
         winners = (Side.SABOTEURS,)
     for s, cards in paid.items():
-        t.gold[s] += sum(cards)
+        _listed(t, "gold")[s] += sum(cards)
     return winners, paid
 
 
@@ -925,22 +1219,5 @@ def _pay_deluxe(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
             if s not in trapped and share > 0:
                 paid[s] = [share]
     for s, cards in paid.items():
-        t.gold[s] += sum(cards)
+        _listed(t, "gold")[s] += sum(cards)
     return sides, paid
-
-
-# rule deluxe.payout.theft: the engine picks the victim until the thief can choose.
-def _resolve_thefts(t: _Table) -> None:
-    """Each untrapped thief, the last played first, takes 1 nugget from the richest other player."""
-    n = len(t.players)
-    for thief in reversed(t.thefts):
-        if Card.TRAPPED in t.in_front[thief]:
-            continue
-        victims = [s for s in range(n) if s != thief and t.gold[s] > 0]
-        if not victims:
-            continue
-        victim = max(victims, key=lambda s: (t.gold[s], -((s - thief) % n)))
-        t.gold[victim] -= 1
-        t.gold[thief] += 1
-        for p in (t.players[thief], t.players[victim]):
-            t.events.append(GoldStolen(t.players[thief], t.players[victim], audience=p))

@@ -17,6 +17,7 @@ from .events import (
     CardsDiscarded,
     Event,
     GoalRevealed,
+    GoldStolen,
     InFrontCleared,
     MapUsed,
     PlayerPassed,
@@ -46,6 +47,7 @@ class Deed(Enum):
     INSPECTED = "inspected"  # Deluxe: looked at `target`'s role (what they saw stays secret)
     SWAPPED_HATS = "swapped_hats"  # Deluxe: made `target` draw a new role card
     PASSED = "passed"  # had no cards left and was skipped
+    STOLE = "stole"  # Deluxe, at the round's end: took a nugget from `target` (no amount)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +110,8 @@ def _entries(number: int, events: Iterable[Event]) -> Iterable[Entry]:
             yield Entry(number, e.player, Deed.PASSED)
         elif isinstance(e, CardsDiscarded):
             yield Entry(number, e.player, Deed.DISCARDED, count=e.count)
+        elif isinstance(e, GoldStolen):
+            yield Entry(number, e.thief, Deed.STOLE, target=e.victim)
 
 
 def timeline(moves: Iterable[Iterable[Event]]) -> tuple[Entry, ...]:

@@ -55,7 +55,34 @@ class SandboxEmulator(BotApiEmulator):
         app.router.add_get("/_sandbox/view", self._view)
         app.router.add_post("/_sandbox/seats", self._add_seat)
         app.router.add_get("/_sandbox/idle", self._idle)
+        app.router.add_post("/_sandbox/ephemeral/press", self._press_ephemeral)
         return app
+
+    async def _press_ephemeral(self, request: web.Request) -> web.Response:
+        """A seat taps a button of its ephemeral panel: `{user_id, ephemeral_message_id,
+        callback_data}`; answers `{callback_query_id}`."""
+        try:
+            body: Any = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return web.json_response({"ok": False, "error": "send a JSON object"}, status=400)
+        user, number, data = (
+            body.get("user_id"),
+            body.get("ephemeral_message_id"),
+            body.get("callback_data"),
+        )
+        try:
+            if (
+                not isinstance(user, int)
+                or not isinstance(number, int)
+                or not isinstance(data, str)
+            ):
+                raise SimulationError("user_id, ephemeral_message_id and callback_data are needed")
+            query = self._table().press_ephemeral(user, number, data)
+        except SimulationError as error:
+            return web.json_response({"ok": False, "error": str(error)}, status=400)
+        return web.json_response({"ok": True, "result": {"callback_query_id": query}})
 
     async def _idle(self, request: web.Request) -> web.Response:
         """Wait (up to 5 s) until the bot has handled every update it was given: it answers a

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator import botapi
+from emulator import botapi, ephemeral
 from emulator.control import message_view
 from emulator.errors import SimulationError
 from emulator.params import Params
@@ -83,7 +83,27 @@ class Table:
             "language": user.language_code,
             "commands": self._commands(user.language_code),
             "messages": self._messages(user.id),
+            # The group's ephemeral messages this seat alone sees (Bot API 10.2): its panels.
+            "group_ephemeral": self._ephemeral(user.id),
         }
+
+    def _ephemeral(self, user_id: int) -> list[JsonDict]:
+        out = []
+        for message in ephemeral.visible(self.state, self.group_id, user_id):
+            view = ephemeral.to_api(self.state, message)
+            photo = message.content.photo
+            view["emulator"] = {
+                "ephemeral": True,
+                "photo_url": f"/_emu/files/{photo[-1].file_id}" if photo else None,
+            }
+            out.append(view)
+        return out
+
+    def press_ephemeral(self, user_id: int, ephemeral_message_id: int, data: str) -> str:
+        """A seat taps a button of its own ephemeral message in the group; the query id."""
+        if user_id not in self.seats:
+            raise SimulationError(f"no seat {user_id}")
+        return ephemeral.press(self.state, user_id, self.group_id, ephemeral_message_id, data)
 
     def _messages(self, chat_id: int) -> list[JsonDict]:
         if chat_id not in self.state.chats:

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, fields
 from enum import Enum
 
+from ai import Level
 from engine import Edition, Tool
 
 from .fields import Code, Field, IndexSet, Int, Opt, Pattern
@@ -132,10 +133,11 @@ class SetTurnLimit:
 
 @dataclass(frozen=True, slots=True)
 class AddComputer:
-    """Add a computer player to the lobby."""
+    """Add a computer player to the lobby, thinking at this level (easy or strong)."""
 
     game: GameId
     version: int
+    level: Level
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,11 +150,12 @@ class RemoveComputer:
 
 @dataclass(frozen=True, slots=True)
 class SetComputers:
-    """A practice game: play against this many computer players."""
+    """A practice game: play against this many computer players, at this level."""
 
     game: GameId
     version: int
     count: int
+    level: Level
 
 
 # ------------------------------------------------------------------ hand buttons (private)
@@ -301,6 +304,15 @@ class ClearFront:
     item: int  # index into the player's in-front cards
 
 
+@dataclass(frozen=True, slots=True)
+class StealFrom:
+    """Deluxe, at a round's end: the thief takes a nugget from the player in this seat."""
+
+    game: GameId
+    version: int
+    seat: int
+
+
 # ------------------------------------------------------------------ history and rematch (group)
 
 
@@ -367,6 +379,7 @@ GameCommand = (
     | ToggleDiscard
     | ConfirmDiscard
     | ClearFront
+    | StealFrom
 )
 HistoryCommand = ReplayRound | Rematch | ConfirmRematch
 Command = GameCommand | HistoryCommand | KeepGame | SetLanguage | Noop
@@ -392,6 +405,7 @@ _SEAT = Int(0, MAX_SEAT)
 _GOAL = Int(0, GOAL_COUNT - 1)
 _ITEM = Int(0, MAX_IN_FRONT_INDEX)
 _COMPUTERS = Int(0, MAX_SEAT)  # computer players: all seats but one
+_LEVEL = Code({Level.HEURISTIC: "e", Level.SEARCH: "s"})  # no button plays random (tests do)
 _HOURS = Opt(Int(1, MAX_TURN_LIMIT_HOURS))
 _EDITION = Code({Edition.BASE: "b", Edition.DELUXE: "d"})
 _VARIANT = Code({Variant.GOLD_PER_MINER: "pm", Variant.GREEDY_DWARF: "gd"})
@@ -409,9 +423,9 @@ _SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     SetEdition: ("le", (*_GV, _EDITION)),
     ToggleVariant: ("lv", (*_GV, _VARIANT)),
     SetTurnLimit: ("lt", (*_GV, _HOURS)),
-    AddComputer: ("lc", _GV),
+    AddComputer: ("lc", (*_GV, _LEVEL)),
     RemoveComputer: ("lr", _GV),
-    SetComputers: ("ln", (*_GV, _COMPUTERS)),
+    SetComputers: ("ln", (*_GV, _COMPUTERS, _LEVEL)),
     ShowHand: ("gh", _GV),
     PickCard: ("gc", (*_GV, _HAND)),
     TurnCard: ("gr", (*_GV, _HAND)),
@@ -427,6 +441,7 @@ _SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     ToggleDiscard: ("dk", (*_GV, _HAND, IndexSet(0, MAX_HAND_INDEX + 1))),
     ConfirmDiscard: ("dc", (*_GV, IndexSet(1, MAX_DISCARD))),
     ClearFront: ("df", (*_GV, IndexSet(2, 2), _ITEM)),
+    StealFrom: ("gs", (*_GV, _SEAT)),
     ReplayRound: ("hr", (_GAME, Int(1, ROUNDS))),
     Rematch: ("rm", (_GAME,)),
     ConfirmRematch: ("ri", (_GAME,)),

@@ -5,10 +5,13 @@ before the end, and the timeout. Both are named by the game, the state version t
 and their kind, so a deadline of a turn that has since been played is recognised as stale.
 A computer player's turn owes one instead: its move, after a short pause.
 A lobby owes one: it expires a day after its set-up last changed, named by the lobby's revision.
+A practice game owes one at its player's turn: it ends after `PRACTICE_IDLE_SECONDS` without
+their move (they walked away, or blocked the bot), freeing their private chat.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from enum import Enum
 
@@ -17,6 +20,11 @@ from engine import Action, Discard, GameState, Phase, legal_actions
 MISSES_FOR_AUTO = 2  # after this many timeouts in a row, the game plays for the player
 AUTO_DELAY_SECONDS = 5  # a player on automatic is played for after this pause
 LOBBY_IDLE_SECONDS = 24 * 3600  # a lobby nobody joined, left or set up for this long expires
+# A claimed deadline is held this long: one whose process died before serving it is due again
+# then (a computer's move takes a second or two at worst; serving twice makes the move once).
+CLAIM_LEASE_SECONDS = 60
+PRACTICE_IDLE_SECONDS = 2 * 24 * 3600  # a practice game waiting this long for its player ends
+CLAIMED = "claimed|"  # a claim's member in the deadline index: this, then the deadline's name
 
 
 class DeadlineKind(Enum):
@@ -26,6 +34,7 @@ class DeadlineKind(Enum):
     TIMEOUT = "timeout"
     EXPIRE = "expire"  # of a lobby; its "version" is the lobby's revision
     COMPUTER = "computer"  # a computer player's move
+    IDLE = "idle"  # a practice game waited too long for its player: it ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +82,20 @@ def deadlines(
     limit_hours: int | None,
     automatic: bool,
     computer_pause: float | None = None,
+    practice: bool = False,
 ) -> tuple[Deadline, ...]:
     """The deadlines owed for the current turn (none when over or without a limit); a computer
-    player's turn (`computer_pause` given) owes its move after that pause."""
+    player's turn (`computer_pause` given) owes its move after that pause, a practice game's
+    person's turn its end after `PRACTICE_IDLE_SECONDS`."""
     if state.phase is Phase.OVER:
         return ()
     if computer_pause is not None:
         return (
             Deadline(game, state.version, DeadlineKind.COMPUTER, turn_started_at + computer_pause),
         )
+    if practice and not automatic and limit_hours is None:
+        idle = turn_started_at + PRACTICE_IDLE_SECONDS
+        return (Deadline(game, state.version, DeadlineKind.IDLE, idle),)
     if automatic:
         return (
             Deadline(
@@ -96,6 +110,15 @@ def deadlines(
         Deadline(game, state.version, DeadlineKind.REMIND, end - reminder_lead(limit)),
         Deadline(game, state.version, DeadlineKind.TIMEOUT, end),
     )
+
+
+def absent_thief_choice(state: GameState, player: int, seed: int) -> Action | None:
+    """An absent thief's victim (rule deluxe.payout.theft): a random other player with gold,
+    drawn from this decision's seed, never the richest; None when `player` is no thief now."""
+    if state.phase is not Phase.THEFT:
+        return None
+    legal = legal_actions(state, player)
+    return legal[random.Random(seed).randrange(len(legal))] if legal else None
 
 
 def stand_in_move(state: GameState, player: int) -> Action | None:

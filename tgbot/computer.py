@@ -29,8 +29,8 @@ from engine.archive import ArchiveError, parse_seat_move
 from engine.model import PlayerId
 from engine.views import PlayerView
 
-from .i18n import Language, texts
-from .names import computer_name
+from .i18n import SOURCE_CODE, Language, texts
+from .names import computer_index, computer_name
 from .records import GameRecord, Lobby, LobbyPlayer
 
 DEFAULT_LEVEL = Level.SEARCH  # a computer seat added in a lobby
@@ -38,18 +38,19 @@ STAND_IN_LEVEL = Level.SEARCH  # who plays for an absent player (timeouts, /kick
 BUDGET = Budget(worlds=8, width=4)  # a small search: tens of milliseconds a move on one core
 
 
-def new_computer(lobby: Lobby, language: Language) -> LobbyPlayer:
-    """The lobby's next computer seat: the first free negative id, a name not taken yet."""
+def new_computer(lobby: Lobby, language: Language, level: Level = DEFAULT_LEVEL) -> LobbyPlayer:
+    """The lobby's next computer seat: the first free negative id, a name not taken yet (stored
+    in English, shown in the language of each text: `names.local_computer_name`)."""
     taken = {p.user_id for p in lobby.players}
     uid = -1
     while uid in taken:
         uid -= 1
-    names = {p.name for p in lobby.players}
-    tr = texts(language)
+    used = {computer_index(p.name) for p in lobby.computers}
     index = 0
-    while computer_name(tr, index) in names:
+    while index in used:
         index += 1
-    return LobbyPlayer(uid, computer_name(tr, index), language, computer=DEFAULT_LEVEL)
+    name = computer_name(texts(Language(SOURCE_CODE)), index)
+    return LobbyPlayer(uid, name, language, computer=level)
 
 
 def seed_of(game: str, seat: int, version: int) -> int:

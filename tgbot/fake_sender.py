@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .memory_ports import MemoryPosts
-from .ports import DONE, Budget, Fate, Keyboard, Posts, Sent
+from .ports import DONE, Budget, Ephemeral, Fate, Keyboard, Posts, Sent
 
 
 @dataclass(slots=True)
@@ -26,6 +26,7 @@ class Message:
     thread_id: int | None = None
     deleted: bool = False
     edits: int = 0
+    receiver: int | None = None  # of an ephemeral message (its id counts apart)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +123,15 @@ class FakeSender:
         return await self._send("group_text", chat_id, "text", text, keyboard, thread_id)
 
     async def group_photo(
-        self, chat_id: int, thread_id: int | None, png: bytes, caption: str
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        png: bytes,
+        caption: str,
+        keyboard: Keyboard | None = None,
     ) -> Sent:
         """Post a photo in a group, unless it moved or its budget is spent."""
-        return await self._send("group_photo", chat_id, "photo", caption, None, thread_id)
+        return await self._send("group_photo", chat_id, "photo", caption, keyboard, thread_id)
 
     async def group_animation(
         self,
@@ -214,6 +220,57 @@ class FakeSender:
             return Sent(failure.fate, retry_after=failure.retry_after, detail="set up to fail")
         self.answers.append((query_id, text, alert, url))
         return DONE
+
+    async def ephemeral_photo(
+        self, to: Ephemeral, png: bytes, caption: str, keyboard: Keyboard
+    ) -> Sent:
+        """Show a photo to one member of a group; its id is an ephemeral message id."""
+        failure = self._failure("ephemeral_photo")
+        if failure is not None:
+            return Sent(failure.fate, retry_after=failure.retry_after, detail="set up to fail")
+        if to.chat_id in self.blocked:
+            return Sent(Fate.GONE, detail="blocked")
+        sent = Message(
+            to.chat_id,
+            next(self._ids),
+            "ephemeral",
+            caption,
+            keyboard or None,
+            to.thread_id,
+            receiver=to.receiver_user_id,
+        )
+        self.messages.append(sent)
+        return Sent(Fate.DONE, message_id=sent.message_id)
+
+    async def edit_ephemeral_photo(
+        self,
+        chat_id: int,
+        receiver_user_id: int,
+        ephemeral_message_id: int,
+        png: bytes,
+        caption: str,
+        keyboard: Keyboard,
+    ) -> Sent:
+        """Edit a live ephemeral message of that receiver; GONE if there is none."""
+        sent = self._live(chat_id, ephemeral_message_id, "ephemeral")
+        if sent is not None and sent.receiver != receiver_user_id:
+            sent = None
+        return self._edit("edit_ephemeral_photo", sent, caption, keyboard)
+
+    async def delete_ephemeral(
+        self, chat_id: int, receiver_user_id: int, ephemeral_message_id: int
+    ) -> Sent:
+        """Delete a live ephemeral message; GONE if there is none."""
+        self.calls.append("delete_ephemeral")
+        sent = self._live(chat_id, ephemeral_message_id, "ephemeral")
+        if sent is None or sent.receiver != receiver_user_id:
+            return Sent(Fate.GONE, detail="ephemeral message to delete not found")
+        sent.deleted = True
+        return DONE
+
+    def ephemeral(self, chat_id: int, receiver: int) -> list[Message]:
+        """The live ephemeral messages one member sees in a group, oldest first."""
+        return [m for m in self.live(chat_id, "ephemeral") if m.receiver == receiver]
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether the user was set up as an admin of the chat."""

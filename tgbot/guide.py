@@ -73,6 +73,7 @@ def rules_texts(lang: Language) -> tuple[str, str]:
         "\n"
         "<b>Payout</b>: each winner gets 5, 4, 3, 2 or 1 gold when there are 1, 2, 3, 4, or 5 or "
         "more winners; the boss gets 1 less, the profiteer 2 less. Geologists share the crystals "
-        "in the maze. Thefts come last: each thief takes 1 gold from the richest other player."
+        "in the maze. Thefts come last: each thief takes 1 gold from another player of their "
+        "choice who has gold."
     )
     return base, deluxe

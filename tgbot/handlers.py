@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable, Sequence
 from html import escape
 
 from telegram import CallbackQuery, Chat, ChatMember, Message, MessageEntity, Update, User
-from telegram.constants import ParseMode
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -25,7 +24,7 @@ from .callback import decode
 from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, parse_language, texts
 from .menus import Keyboard
-from .service import GameService, Person, Place, Target, Toast
+from .service import GameService, Panel, Person, Place, Target, Toast
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +61,24 @@ def target_of(message: Message, args: Sequence[str] | None) -> Target | None:
         if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
             return Target(words, entity.user.id)
     return Target(words)
+
+
+def panel_of(query: CallbackQuery, message: Message | None) -> Panel:
+    """A group tap as a possible panel tap: the query, and the ephemeral message it came from.
+
+    PTB 22.8 (Bot API 10.0) keeps the Bot API 10.2 fields of an ephemeral message
+    (`ephemeral_message_id`, `receiver_user`) among the message's unknown fields."""
+    extra = message.api_kwargs if message is not None else {}
+    number = extra.get("ephemeral_message_id")
+    receiver = extra.get("receiver_user")
+    receiver_id = receiver.get("id") if isinstance(receiver, dict) else None
+    return Panel(
+        query.id,
+        message.chat.id if message is not None else 0,
+        thread_id=place_of(message).thread_id if message is not None else None,
+        ephemeral_message_id=number if isinstance(number, int) else None,
+        receiver_id=receiver_id if isinstance(receiver_id, int) else None,
+    )
 
 
 class Handlers:
@@ -276,10 +293,9 @@ class Handlers:
         chat_id = query.message.chat.id if query.message else 0
         message_id = query.message.message_id if query.message else None
         thread_id = place_of(message).thread_id if message else None
-        sender = self.service.sender
 
         async def answer(toast: Toast) -> None:
-            await sender.answer(query.id, toast.text, alert=toast.alert, url=toast.url)
+            await self._answer(query, toast)
 
         await self.service.tap(
             person_of(query.from_user),
@@ -288,6 +304,7 @@ class Handlers:
             message_id,
             thread_id=thread_id,
             answer=answer,
+            panel=panel_of(query, message) if chat_id < 0 else None,
         )
 
     async def error(self, update: object, context: Context) -> None:
@@ -310,7 +327,7 @@ class Handlers:
                 text = texts(lang).pgettext(
                     "toast", "Something went wrong. The game is safe; please try again."
                 )
-                await _answer(update.callback_query, Toast(text, alert=True))
+                await self._answer(update.callback_query, Toast(text, alert=True))
             except Exception:
                 log.debug("could not answer after an error")
         elif isinstance(update, Update) and update.effective_message is not None:
@@ -322,14 +339,10 @@ class Handlers:
                 if chat.type == Chat.PRIVATE and sender is not None:
                     lang = self._app_language(sender)
             try:
-                await update.effective_message.reply_text(
-                    escape(
-                        texts(lang).gettext(
-                            "Something went wrong. The game is safe; please try again."
-                        )
-                    ),
-                    parse_mode=ParseMode.HTML,
+                text = texts(lang).gettext(
+                    "Something went wrong. The game is safe; please try again."
                 )
+                await self._send(update.effective_message, escape(text))
             except Exception:
                 log.debug("could not reply after an error")
 
@@ -348,14 +361,13 @@ class Handlers:
         tr = texts(self._app_language(query.from_user))
         text = tr.pgettext("toast", "The bot is busy; please try again in a moment.")
         try:
-            await _answer(query, Toast(text))
+            await self._answer(query, Toast(text))
         except Exception:
             log.debug("could not answer a tap while the store is away")
 
-
-async def _answer(query: CallbackQuery, toast: Toast) -> None:
-    """Answer a tap with a toast (already within Telegram's length, see `Toast`)."""
-    await query.answer(toast.text or None, show_alert=toast.alert, url=toast.url)
+    async def _answer(self, query: CallbackQuery, toast: Toast) -> None:
+        """Answer a tap with a toast through the sender (its fates and flood waits apply)."""
+        await self.service.sender.answer(query.id, toast.text, alert=toast.alert, url=toast.url)
 
 
 def _group_only(tr: Texts) -> str:

@@ -12,7 +12,9 @@ from .archives import ArchivedGame, Figures, GroupFigures, PlayerFigures, sorted
 from .callback import Rematch, ReplayRound
 from .i18n import Language, Texts, texts
 from .menus import Button, Keyboard
-from .names import edition_name, role_name
+from .names import edition_name, local_computer_name, role_name
+from .presenter import COMPUTER_MARK
+from .records import is_computer_id
 
 MAX_PLAYERS_SHOWN = 15  # per section of /stats in a group
 
@@ -29,8 +31,16 @@ def season_label(tr: Texts, season: str) -> str:
     return tr.gettext("{year}, quarter {quarter}", year=year, quarter=quarter)
 
 
-def _names(game: ArchivedGame, players: Sequence[int]) -> str:
-    return ", ".join(escape(game.name_of(p)) for p in players)
+def _names(tr: Texts, game: ArchivedGame, players: Sequence[int]) -> str:
+    return ", ".join(escape(_shown(tr, game, p)) for p in players)
+
+
+def _shown(tr: Texts, game: ArchivedGame, player: int) -> str:
+    """A player's name in the history; a computer player's marked, in `tr`'s language."""
+    name = game.name_of(player)
+    if not is_computer_id(player):
+        return name
+    return f"{COMPUTER_MARK} {local_computer_name(tr, name.removeprefix(COMPUTER_MARK + ' '))}"
 
 
 def history_text(games: Sequence[ArchivedGame], lang: Language) -> str:
@@ -44,9 +54,9 @@ def history_text(games: Sequence[ArchivedGame], lang: Language) -> str:
         if game.cancelled:
             outcome = tr.gettext("cancelled")
         elif len(game.winners) == 1:
-            outcome = tr.gettext("winner: {names}", names=_names(game, game.winners))
+            outcome = tr.gettext("winner: {names}", names=_names(tr, game, game.winners))
         else:
-            outcome = tr.gettext("winners (tied): {names}", names=_names(game, game.winners))
+            outcome = tr.gettext("winners (tied): {names}", names=_names(tr, game, game.winners))
         lines.append(
             tr.gettext(
                 "{number}. {date} · {edition} · {outcome}",

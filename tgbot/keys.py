@@ -10,7 +10,7 @@ Keys (`<p>` is the prefix, `sab` by default, so several bots can share one Redis
 | `<p>:user:<user id>` | HASH | a user's settings: `lang` |
 | `<p>:group:<chat id>` | HASH | a group's settings: `lang` |
 | `<p>:outbox` | SET | games whose record owes announcements (kept by the save script) |
-| `<p>:deadlines` | ZSET | turn deadlines (`tgbot.scheduler`) |
+| `<p>:deadlines` | ZSET | turn deadlines and their claims while served (`tgbot.scheduler`) |
 | `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
 | `<p>:updates:<id // 65536>` | STRING | bitmap of handled update ids, a day (`tgbot.dedupe`) |
 | `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |

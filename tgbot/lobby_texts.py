@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from html import escape
 
+from ai import Level
 from engine import Edition
 from engine.model import player_range
 
@@ -23,10 +24,11 @@ from .callback import (
     ToggleVariant,
     Variant,
 )
+from .computer import DEFAULT_LEVEL
 from .i18n import LANGUAGES, NC_, Language, Marked, Texts, texts
 from .links import join_payload, start_link
 from .menus import Button, Keyboard, Style, marked_label
-from .names import edition_name
+from .names import edition_name, level_name
 from .presenter import (
     COMPUTER_MARK,
     _name,
@@ -36,9 +38,10 @@ from .presenter import (
     shown_name,
     turn_limit_line,
 )
-from .records import GameRecord
+from .records import GameRecord, LobbyPlayer
 
 PRACTICE_OPPONENTS = (2, 3, 4)  # how many computer players a practice game can have
+COMPUTER_LEVELS = (Level.HEURISTIC, Level.SEARCH)  # the levels offered: easy, strong
 
 VARIANTS: Mapping[Variant, Marked] = {
     # Translators: a rule variant, as listed after "Variants:".
@@ -53,7 +56,7 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
         return practice_text(record, lang)
     tr = texts(lang)
     lobby = record.lobby
-    names = names_of(record)
+    names = names_of(record, lang)
     players = range_of(lobby.edition)
     variants = [
         tr.marked(VARIANTS[v])
@@ -78,10 +81,7 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
         lines.append(
             tr.gettext("Players ({count}/{max}):", count=len(lobby.players), max=players.stop - 1)
         )
-        lines += [
-            tr.gettext("{number}. {name}", number=i + 1, name=escape(shown_name(p)))
-            for i, p in enumerate(lobby.players)
-        ]
+        lines += [_player_line(tr, i + 1, p) for i, p in enumerate(lobby.players)]
     else:
         lines.append(tr.gettext("Nobody has joined yet."))
     if lobby.invited:
@@ -125,10 +125,27 @@ def started_text(record: GameRecord, lang: Language) -> str:
         "⛏ The game has started with {count} players: {names} · {edition} · {limit}. Good digging!",
         count,
         count=count,
-        names=", ".join(escape(shown_name(p)) for p in lobby.players),
+        names=", ".join(escape(shown_name(p, lang)) for p in lobby.players),
         edition=edition_label(lang, lobby.edition),
         limit=limit,
     )
+
+
+def _player_line(tr: Texts, number: int, player: LobbyPlayer) -> str:
+    """One line of the lobby's players; a computer player's says how well it plays."""
+    name = escape(shown_name(player, tr.language))
+    if player.computer is None:
+        return tr.gettext("{number}. {name}", number=number, name=name)
+    level = level_name(tr, player.computer)
+    # Translators: a computer player in the lobby's list: "3. 🤖 Borin (strong)".
+    return tr.gettext("{number}. {name} ({level})", number=number, name=name, level=level)
+
+
+def practice_level(record: GameRecord) -> Level:
+    """The level of a practice game's computer players (they all share one)."""
+    computers = record.lobby.computers
+    level = computers[0].computer if computers else None
+    return level if level is not None else DEFAULT_LEVEL
 
 
 def practice_text(record: GameRecord, lang: Language) -> str:
@@ -144,7 +161,8 @@ def practice_text(record: GameRecord, lang: Language) -> str:
             count,
             count=count,
         ),
-        ", ".join(escape(shown_name(p)) for p in lobby.computers),
+        ", ".join(escape(shown_name(p, lang)) for p in lobby.computers),
+        tr.gettext("They play: {level}", level=level_name(tr, practice_level(record))),
         "",
         tr.gettext(
             "Choose the edition and how many opponents, then tap Start. The board and your "
@@ -160,7 +178,8 @@ def range_of(edition: Edition) -> range:
 
 
 def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Keyboard:
-    """Join (a deep link), leave, computer players, start, cancel, and the set-up switches."""
+    """Join (a deep link), leave, computer players (easy or strong), start, cancel, and the
+    set-up switches."""
     if record.is_practice:
         return practice_keyboard(record, lang)
     tr = texts(lang)
@@ -175,10 +194,14 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
             Button(tr.pgettext("button", "✋ Join"), url=url),
             Button(tr.pgettext("button", "🚪 Leave"), LeaveGame(g, rev)),
         ),
-        (
-            Button(tr.pgettext("button", "🤖 Add a computer"), AddComputer(g, rev)),
-            Button(tr.pgettext("button", "🤖 Remove a computer"), RemoveComputer(g, rev)),
+        tuple(
+            Button(
+                tr.pgettext("button", "🤖 Add: {level}", level=level_name(tr, level)),
+                AddComputer(g, rev, level),
+            )
+            for level in COMPUTER_LEVELS
         ),
+        (Button(tr.pgettext("button", "🤖 Remove a computer"), RemoveComputer(g, rev)),),
         _edition_row(record, tr),
         (
             Button(
@@ -210,15 +233,20 @@ def _edition_row(record: GameRecord, tr: Texts) -> tuple[Button, ...]:
 
 
 def practice_keyboard(record: GameRecord, lang: Language) -> Keyboard:
-    """A practice game's set-up: the edition, the number of opponents, start, cancel."""
+    """A practice game's set-up: the edition, the number and level of opponents, start, cancel."""
     tr = texts(lang)
     g, rev = record.game_id, record.lobby.revision
     count = len(record.lobby.computers)
+    level = practice_level(record)
     return (
         _edition_row(record, tr),
         tuple(
-            Button(marked_label(count == n, f"{COMPUTER_MARK} {n}"), SetComputers(g, rev, n))
+            Button(marked_label(count == n, f"{COMPUTER_MARK} {n}"), SetComputers(g, rev, n, level))
             for n in PRACTICE_OPPONENTS
+        ),
+        tuple(
+            Button(marked_label(level is x, level_name(tr, x)), SetComputers(g, rev, count, x))
+            for x in COMPUTER_LEVELS
         ),
         (
             Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from .budget import GROUP_MESSAGES_PER_MINUTE, WINDOW_SECONDS
-from .clocks import Deadline
+from .clocks import CLAIM_LEASE_SECONDS, CLAIMED, Deadline
 from .lease import LEASE_MS
 
 
@@ -68,12 +68,27 @@ class MemoryDeadlines:
         for member in members:
             self.due.pop(member, None)
 
+    async def replace(self, members: Iterable[str], deadlines: Iterable[Deadline]) -> None:
+        """Forget `members` and schedule `deadlines`, at once."""
+        await self.drop(members)
+        await self.add(deadlines)
+
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
-        """Take the deadlines due at `now`, earliest first; each is returned once."""
+        """Take the deadlines due at `now`, earliest first, each held for the claim's lease:
+        one not `done` by then is due again."""
         ready = sorted((at, m) for m, at in self.due.items() if at <= now)[:limit]
+        out: list[str] = []
         for _, member in ready:
             del self.due[member]
-        return [m for _, m in ready]
+            name = member.removeprefix(CLAIMED)
+            if name not in out:
+                self.due[CLAIMED + name] = now + CLAIM_LEASE_SECONDS
+                out.append(name)
+        return out
+
+    async def done(self, member: str) -> None:
+        """A claimed deadline was served: its claim ends."""
+        self.due.pop(CLAIMED + member, None)
 
     async def pending(self) -> list[tuple[str, float]]:
         """Every pending deadline, earliest first."""

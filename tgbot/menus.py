@@ -2,24 +2,22 @@
 
 Nothing about a half-made move is stored: every button carries the selection so far (hand
 index, numbered spot, seat, tool) and the state version it was drawn for, and each screen is
-recomputed from the engine's legal actions of that version, so numbering is stable.
+recomputed from the engine's legal actions of that version, so numbering is stable. The types
+(buttons, screens, a seat) are in `tgbot.menu_types`, the discard screens in
+`tgbot.discard_menu`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Sequence
 from html import escape
 
 from engine import (
     Action,
     Card,
-    ClearInFront,
-    Discard,
-    Edition,
     GameState,
     Kind,
+    Phase,
     PlaceTunnel,
     PlayOnPlayer,
     Rockfall,
@@ -40,7 +38,6 @@ from .callback import (
     ConfirmGoal,
     ConfirmSpot,
     ConfirmTarget,
-    GameId,
     PickCard,
     PickGoal,
     PickSpot,
@@ -48,120 +45,53 @@ from .callback import (
     PickTool,
     ShowHand,
     StartDiscard,
+    StealFrom,
     ToggleDiscard,
     TurnCard,
 )
-from .i18n import Language, Texts, texts
+from .discard_menu import discard
+from .menu_types import (
+    BLOCKED,
+    SELECTED,
+    UNSELECTED,
+    Button,
+    Keyboard,
+    Outcome,
+    Picture,
+    Play,
+    Refusal,
+    Screen,
+    Seat,
+    Style,
+    back_row,
+    forged,
+    marked_label,
+)
 from .names import card_name, goal_name, placed_card_name, tool_name
+from .thief_menu import steal, thief
+
+# The menus' types are used as `menus.Screen` and so on.
+__all__ = [
+    "BLOCKED",
+    "SELECTED",
+    "UNSELECTED",
+    "Button",
+    "Keyboard",
+    "Outcome",
+    "Picture",
+    "Play",
+    "Refusal",
+    "Screen",
+    "Seat",
+    "Style",
+    "card_options",
+    "home",
+    "marked_label",
+    "respond",
+    "unplayable_reason",
+]
 
 SPOTS_PER_ROW = 3
-SELECTED = "✅"
-UNSELECTED = "▫️"
-BLOCKED = "🚫"
-MAX_DISCARD_BASE = 1
-MAX_DISCARD_DELUXE = 3
-
-
-class Style(Enum):
-    """A button's colour (Bot API 9.4 `style`): green for going ahead, red for destroying."""
-
-    SUCCESS = "success"
-    DANGER = "danger"
-    PRIMARY = "primary"
-
-
-@dataclass(frozen=True, slots=True)
-class Button:
-    """One inline button: a callback command or a URL, in the app's style or a given one."""
-
-    label: str
-    command: Command | None = None
-    url: str | None = None
-    style: Style | None = None
-
-
-Keyboard = tuple[tuple[Button, ...], ...]
-
-
-def marked_label(on: bool, label: str) -> str:
-    """A switch's label with its mark: selected or not."""
-    return f"{SELECTED if on else UNSELECTED} {label}"
-
-
-class Picture(Enum):
-    """Which image the private message shows."""
-
-    HOME = "home"  # the player's board and hand
-    PREVIEW = "preview"  # numbered spots for a tunnel card or a rockfall
-    CONFIRM = "confirm"  # the chosen move drawn in place
-
-
-@dataclass(frozen=True, slots=True)
-class Screen:
-    """What the live private message shows next."""
-
-    picture: Picture
-    prompt: tuple[str, ...]
-    keyboard: Keyboard
-    spots: tuple[Action, ...] = ()
-    chosen: Action | None = None
-    highlight: int | None = None  # hand index of the card being played
-    turned: bool = False  # the highlighted card is drawn turned (its spots are of that turn)
-    blocked: frozenset[int] = frozenset()  # hand indexes of cards that cannot be played now
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A confirmed move, ready for the engine."""
-
-    action: Action
-
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """A tap that changes nothing, answered with a toast (plain text)."""
-
-    text: str
-
-
-Outcome = Screen | Play | Refusal
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """What the menus need of the table: the game, the player, names, the language."""
-
-    game: GameId
-    state: GameState
-    player: int
-    names: Mapping[int, str]
-    lang: Language
-    away: bool = False  # the computer plays for this player until they tap a button
-
-    @property
-    def tr(self) -> Texts:
-        """The player's texts."""
-        return texts(self.lang)
-
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        """The player's cards."""
-        return self.state.hands[self.state.seat_of(self.player)]
-
-    @property
-    def version(self) -> int:
-        """The state version the buttons are drawn for."""
-        return self.state.version
-
-    @property
-    def is_turn(self) -> bool:
-        """Whether the player is to act."""
-        s = self.state
-        return s.phase.value == "playing" and s.players[s.turn] == self.player
-
-    def name(self, player: int) -> str:
-        """A player's display name, HTML-escaped."""
-        return escape(self.names.get(player, str(player)))
 
 
 def card_options(state: GameState, player: int, card: Card) -> tuple[Action, ...]:
@@ -206,6 +136,8 @@ def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
     g, v, tr = seat.game, seat.version, seat.tr
     rows: list[tuple[Button, ...]] = []
     blocked: dict[int, str] = {}
+    if seat.is_turn and seat.state.phase is Phase.THEFT:
+        return thief(seat, prompt)
     if seat.is_turn and seat.hand:
         for i, c in enumerate(seat.hand):
             reason = unplayable_reason(seat, c)
@@ -268,24 +200,28 @@ def respond(seat: Seat, command: Command) -> Outcome:
     """The next screen or the move for a tapped button (version and turn already checked)."""
     if isinstance(command, ShowHand | Back):
         return home(seat)
+    if seat.state.phase is Phase.THEFT:
+        return steal(seat, command)
+    if isinstance(command, StealFrom):
+        return forged(seat)
     if isinstance(command, StartDiscard | ToggleDiscard | ConfirmDiscard | ClearFront):
-        return _discard(seat, command)
+        return discard(seat, command)
     index = getattr(command, "card", None)
     if not isinstance(index, int) or not 0 <= index < len(seat.hand):
-        return _forged(seat)
+        return forged(seat)
     card = seat.hand[index]
     options = card_options(seat.state, seat.player, card)
     if isinstance(command, PickCard):
         return _pick_card(seat, index, card, options)
     if isinstance(command, TurnCard):
         if not both_turns(options):
-            return _forged(seat)
+            return forged(seat)
         return _spots(seat, index, card, options, turned=True)
     if isinstance(command, PickSpot | ConfirmSpot):
         if not options or not isinstance(options[0], PlaceTunnel | Rockfall):
-            return _forged(seat)
+            return forged(seat)
         if not 1 <= command.spot <= len(options):
-            return _forged(seat)
+            return forged(seat)
         if isinstance(command, ConfirmSpot):
             return Play(options[command.spot - 1])
         return _spot_confirm(seat, index, card, options, command.spot)
@@ -293,13 +229,13 @@ def respond(seat: Seat, command: Command) -> Outcome:
         return _target(seat, index, card, options, command)
     if isinstance(command, PickGoal | ConfirmGoal):
         if not 0 <= command.goal < len(GOAL_SPOTS):
-            return _forged(seat)
+            return forged(seat)
         if UseMap(GOAL_SPOTS[command.goal]) not in options:
-            return _forged(seat)
+            return forged(seat)
         if isinstance(command, ConfirmGoal):
             return Play(UseMap(GOAL_SPOTS[command.goal]))
         return _map_confirm(seat, index, options, command.goal)
-    return _forged(seat)
+    return forged(seat)
 
 
 def _spot_confirm(
@@ -338,17 +274,8 @@ def _map_confirm(seat: Seat, index: int, options: tuple[Action, ...], goal: int)
     return _confirm(seat, index, chosen, ConfirmGoal(g, v, index, goal), text, back=back)
 
 
-def _forged(seat: Seat) -> Refusal:
-    return Refusal(seat.tr.pgettext("toast", "This button is not valid."))
-
-
 def _card(seat: Seat, card: Card) -> str:
     return escape(card_name(seat.tr, card))
-
-
-def _back_row(seat: Seat, command: Command | None = None) -> tuple[Button, ...]:
-    back = command or Back(seat.game, seat.version)
-    return (Button(seat.tr.pgettext("button", "↩️ Back"), back),)
 
 
 def _confirm(
@@ -364,7 +291,7 @@ def _confirm(
     back = back or PickCard(seat.game, seat.version, index)
     picture = Picture.CONFIRM if isinstance(chosen, PlaceTunnel | Rockfall) else Picture.HOME
     ok = Button(seat.tr.pgettext("button", "✅ Confirm"), confirm, style=Style.SUCCESS)
-    keyboard = ((ok,), _back_row(seat, back))
+    keyboard = ((ok,), back_row(seat, back))
     return Screen(picture, (text,), keyboard, chosen=chosen, highlight=index, turned=turned)
 
 
@@ -400,7 +327,7 @@ def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) 
         return Screen(
             Picture.HOME,
             (tr.gettext("Which goal card do you look at?"),),
-            (goal_buttons, _back_row(seat)),
+            (goal_buttons, back_row(seat)),
             highlight=index,
         )
     seats: list[int] = []
@@ -417,7 +344,7 @@ def _pick_card(seat: Seat, index: int, card: Card, options: tuple[Action, ...]) 
     return Screen(
         Picture.HOME,
         (tr.gettext("Who gets {card}?", card=name),),
-        (*rows, _back_row(seat)),
+        (*rows, back_row(seat)),
         highlight=index,
     )
 
@@ -451,7 +378,7 @@ def _spots(
     if both_turns(options):
         turn: Command = PickCard(g, v, index) if turned else TurnCard(g, v, index)
         rows.append((Button(tr.pgettext("button", "↻ Turn the card"), turn),))
-    rows.append(_back_row(seat))
+    rows.append(back_row(seat))
     spots = tuple(a for _, a in shown)
     return Screen(
         Picture.PREVIEW, (text,), tuple(rows), spots=spots, highlight=index, turned=turned
@@ -474,11 +401,11 @@ def _target(
 ) -> Outcome:
     g, v, tr = seat.game, seat.version, seat.tr
     if not 0 <= command.seat < len(seat.state.players):
-        return _forged(seat)
+        return forged(seat)
     target = seat.state.players[command.seat]
     moves = [a for a in options if isinstance(a, PlayOnPlayer) and a.target == target]
     if not moves:
-        return _forged(seat)
+        return forged(seat)
     tool: Tool | None
     one_target = len({a.target for a in options if isinstance(a, PlayOnPlayer)}) == 1
     if isinstance(command, PickTarget):
@@ -492,7 +419,7 @@ def _target(
             return Screen(
                 Picture.HOME,
                 (_pick_tool_text(seat, card, target),),
-                (buttons, _back_row(seat, back)),
+                (buttons, back_row(seat, back)),
                 highlight=index,
             )
         tool = moves[0].tool
@@ -500,7 +427,7 @@ def _target(
         tool = command.tool
     chosen = PlayOnPlayer(card, target, tool)
     if chosen not in moves:
-        return _forged(seat)
+        return forged(seat)
     if isinstance(command, ConfirmTarget):
         return Play(chosen)
     text = _confirm_target_text(seat, card, target, tool)
@@ -535,85 +462,3 @@ def _confirm_target_text(seat: Seat, card: Card, target: int, tool: Tool | None)
     if mine:
         return tr.gettext("Play {card} on yourself?", card=card_text)
     return tr.gettext("Play {card} on {name}?", card=card_text, name=seat.name(target))
-
-
-def _discard(
-    seat: Seat, command: StartDiscard | ToggleDiscard | ConfirmDiscard | ClearFront
-) -> Outcome:
-    deluxe = seat.state.edition is Edition.DELUXE
-    limit = MAX_DISCARD_DELUXE if deluxe else MAX_DISCARD_BASE
-    hand = seat.hand
-    tr = seat.tr
-    if isinstance(command, StartDiscard):
-        selected: frozenset[int] = frozenset()
-    else:
-        selected = command.selected
-    if any(not 0 <= i < len(hand) for i in selected):
-        return _forged(seat)
-    if isinstance(command, ToggleDiscard):
-        if not 0 <= command.card < len(hand):
-            return _forged(seat)
-        if command.card in selected:
-            selected = selected - {command.card}
-        elif limit == 1:
-            selected = frozenset({command.card})
-        elif len(selected) >= limit:
-            return Refusal(
-                tr.npgettext(
-                    "toast",
-                    "You can discard at most {max} card.",
-                    "You can discard at most {max} cards.",
-                    limit,
-                    max=limit,
-                )
-            )
-        else:
-            selected = selected | {command.card}
-    cards = tuple(hand[i] for i in sorted(selected))
-    legal = set(legal_actions(seat.state, seat.player))
-    if isinstance(command, ConfirmDiscard):
-        if not cards:
-            return Refusal(tr.pgettext("toast", "Pick the cards to discard first."))
-        action: Action = Discard(cards)
-        return Play(action) if action in legal else _forged(seat)
-    me = seat.state.seat_of(seat.player)
-    front = seat.state.in_front[me]
-    if isinstance(command, ClearFront):
-        if len(cards) != 2 or not 0 <= command.item < len(front):
-            return _forged(seat)
-        action = ClearInFront((cards[0], cards[1]), front[command.item])
-        return Play(action) if action in legal else _forged(seat)
-    g, v = seat.game, seat.version
-    toggles = [
-        Button(marked_label(i in selected, card_name(tr, c)), ToggleDiscard(g, v, i, selected))
-        for i, c in enumerate(hand)
-    ]
-    rows: list[tuple[Button, ...]] = [tuple(toggles[i : i + 2]) for i in range(0, len(toggles), 2)]
-    if cards:
-        if limit == 1:
-            label = tr.pgettext("button", "🗑 Discard this card")
-        else:
-            label = tr.npgettext(
-                "button",
-                "🗑 Discard {count} and draw {count}",
-                "🗑 Discard {count} and draw {count}",
-                len(cards),
-                count=len(cards),
-            )
-        rows.append((Button(label, ConfirmDiscard(g, v, selected), style=Style.DANGER),))
-    if deluxe and len(cards) == 2:
-        for item, c in enumerate(front):
-            if ClearInFront((cards[0], cards[1]), c) in legal:
-                label = tr.pgettext(
-                    "button", "🧹 Discard 2 to remove {card}", card=card_name(tr, c)
-                )
-                rows.append((Button(label, ClearFront(g, v, selected, item), style=Style.DANGER),))
-    rows.append(_back_row(seat))
-    if deluxe:
-        prompt = tr.gettext(
-            "Pick 1 to 3 cards to discard and draw as many, "
-            "or pick 2 to remove a card lying in front of you."
-        )
-    else:
-        prompt = tr.gettext("Pick one card to discard face down. You then draw one.")
-    return Screen(Picture.HOME, (prompt,), tuple(rows))

@@ -7,11 +7,13 @@ engine needs its English name here, then `scripts/i18n.sh all` and a translation
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
+from ai import Level
 from engine import Card, Edition, Reason, Role, Side, Tool
 from engine.cards import GOAL_SPOTS
 
-from .i18n import NC_, Marked, Texts
+from .i18n import LANGUAGES, NC_, Marked, Texts, texts
 
 CARDS: Mapping[Card, Marked] = {
     Card.START: NC_("card", "Start"),
@@ -129,6 +131,7 @@ REASONS: Mapping[Reason, Marked] = {
     Reason.NOT_A_HIDDEN_GOAL: NC_("refusal", "that goal card is already face up"),
     Reason.NOTHING_TO_REMOVE: NC_("refusal", "there is nothing to remove"),
     Reason.BAD_DISCARD: NC_("refusal", "that discard is not allowed"),
+    Reason.ROUND_OVER: NC_("refusal", "the round is over: only the thief's choice remains"),
 }
 
 # Translators: the names of computer players (dwarves). Any short, friendly name of a dwarf in
@@ -147,6 +150,13 @@ COMPUTER_NAMES: tuple[Marked, ...] = (
     NC_("computer player", "Thrain"),
     NC_("computer player", "Yrsa"),
 )
+
+LEVELS: Mapping[Level, Marked] = {
+    # Translators: how well a computer player plays, after its name and on the lobby's buttons.
+    Level.RANDOM: NC_("computer level", "random"),
+    Level.HEURISTIC: NC_("computer level", "easy"),
+    Level.SEARCH: NC_("computer level", "strong"),
+}
 
 GOALS: tuple[Marked, ...] = (
     # Translators: where a goal card lies, as in "the top goal card" (and on its button).
@@ -200,6 +210,37 @@ def computer_name(tr: Texts, index: int) -> str:
     once the list runs out)."""
     name = tr.marked(COMPUTER_NAMES[index % len(COMPUTER_NAMES)])
     return name if index < len(COMPUTER_NAMES) else f"{name} {index // len(COMPUTER_NAMES) + 1}"
+
+
+@cache
+def _computer_indexes() -> dict[str, int]:
+    """Every computer name in every language, to its index in COMPUTER_NAMES."""
+    out: dict[str, int] = {}
+    for lang in reversed(LANGUAGES):
+        tr = texts(lang)
+        out |= {tr.marked(m): i for i, m in enumerate(COMPUTER_NAMES)}
+    out |= {m.message: i for i, m in enumerate(COMPUTER_NAMES)}  # English wins a clash
+    return out
+
+
+def computer_index(name: str) -> int | None:
+    """Which computer player a stored name is (`computer_name`'s index), in any language."""
+    base, _, number = name.rpartition(" ")
+    if base and number.isdigit() and int(number) >= 2:
+        first = _computer_indexes().get(base)
+        return None if first is None else first + len(COMPUTER_NAMES) * (int(number) - 1)
+    return _computer_indexes().get(name)
+
+
+def local_computer_name(tr: Texts, name: str) -> str:
+    """A computer player's stored name in `tr`'s language (a name it does not know, as is)."""
+    index = computer_index(name)
+    return name if index is None else computer_name(tr, index)
+
+
+def level_name(tr: Texts, level: Level) -> str:
+    """How well a computer player plays: easy, strong."""
+    return tr.marked(LEVELS[level])
 
 
 def goal_name(tr: Texts, index: int) -> str:

@@ -2,8 +2,10 @@
 
 A move is saved together with what it owes the chats (group texts, a board post, private
 messages), in one compare-and-set write; a deliverer then sends them and strikes each off with
-another compare-and-set write. If a process dies in between, the owed announcements are still
-in Redis and whichever process runs next delivers them. Owed board posts coalesce: a later move
+another compare-and-set write. Texts, board lines and notes are typed messages
+(`tgbot.notices`), rendered at delivery in their recipient's language. If a process dies in
+between, the owed announcements are still in Redis and whichever process runs next delivers
+them. Owed board posts coalesce: a later move
 raises the version the board must show and adds its lines, so one post covers both.
 
 A chat whose last call failed for a passing reason waits (`waits`, with back-off) while the
@@ -20,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from .notices import Message, Rendered, as_message
+
 END = 0  # in `Owed.replays`: the game's end (archive, statistics, the game-end message)
 
 
@@ -27,15 +31,16 @@ END = 0  # in `Owed.replays`: the game's end (archive, statistics, the game-end 
 class Owed:
     """What a game still owes its chats."""
 
-    texts: tuple[str, ...] = ()  # group texts in order (round and game summaries, notices)
-    board_lines: tuple[str, ...] = ()  # caption lines of moves not yet shown on a board post
+    texts: tuple[Message, ...] = ()  # group texts in order (round and game summaries, notices)
+    board_lines: tuple[Message, ...] = ()  # caption lines of moves not yet shown on a board
     board_version: int | None = None  # a board post showing at least this version is owed
     fresh: tuple[int, ...] = ()  # players owed a new, notifying live message
     edits: tuple[int, ...] = ()  # players whose live message must be redrawn
     deletions: tuple[tuple[int, int], ...] = ()  # (chat, message) replaced by a newer post
-    notes: tuple[tuple[int, str], ...] = ()  # (player, line) shown once on their live message
+    notes: tuple[tuple[int, Message], ...] = ()  # (player, line) shown once on their live message
     replays: tuple[int, ...] = ()  # round replays owed to the group, then END (see above)
-    lobby_text: str | None = None  # what the lobby message must come to say (edited in place)
+    private_texts: tuple[tuple[int, Message], ...] = ()  # (user, text) sent once, on its own
+    lobby_text: Message | None = None  # what the lobby message must come to say (edited)
     lobby_redraw: bool = False  # the lobby message must be drawn again (a drawing failed)
     waits: tuple[tuple[int, float, int], ...] = ()  # (chat, not before, failed attempts)
     uncertain: tuple[tuple[int, int], ...] = ()  # (chat, last id before a send that timed out)
@@ -52,6 +57,7 @@ class Owed:
             or self.edits
             or self.deletions
             or self.replays
+            or self.private_texts
         )
 
 
@@ -66,15 +72,17 @@ def _union(first: Iterable[int], then: Iterable[int]) -> tuple[int, ...]:
 def owe(
     owed: Owed,
     *,
-    texts: Sequence[str] = (),
-    lines: Sequence[str] = (),
+    texts: Sequence[str | Message] = (),
+    lines: Sequence[str | Message] = (),
     board_version: int | None = None,
     fresh: Iterable[int] = (),
     edits: Iterable[int] = (),
-    notes: Sequence[tuple[int, str]] = (),
+    notes: Sequence[tuple[int, str | Message]] = (),
     replays: Sequence[int] = (),
+    private_texts: Sequence[tuple[int, str | Message]] = (),
 ) -> Owed:
-    """Add a move's announcements to what is owed (coalescing board posts)."""
+    """Add a move's announcements to what is owed (coalescing board posts); a plain string is
+    text already rendered, a typed message (`tgbot.notices`) is rendered at delivery."""
     all_fresh = _union(owed.fresh, fresh)
     noted = [u for u, _ in notes if u not in all_fresh]
     edits = (*edits, *noted)
@@ -82,14 +90,15 @@ def owe(
     if board_version is not None:
         version = board_version if version is None else max(version, board_version)
     return Owed(
-        texts=(*owed.texts, *texts),
-        board_lines=(*owed.board_lines, *lines),
+        texts=(*owed.texts, *map(as_message, texts)),
+        board_lines=(*owed.board_lines, *map(as_message, lines)),
         board_version=version,
         fresh=all_fresh,
         edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
         deletions=owed.deletions,
-        notes=(*owed.notes, *notes),
+        notes=(*owed.notes, *((u, as_message(n)) for u, n in notes)),
         replays=(*owed.replays, *(r for r in replays if r not in owed.replays)),
+        private_texts=(*owed.private_texts, *((u, as_message(t)) for u, t in private_texts)),
         lobby_text=owed.lobby_text,
         lobby_redraw=owed.lobby_redraw,
         waits=owed.waits,
@@ -117,15 +126,16 @@ def replay_done(owed: Owed, item: int) -> Owed:
     return owed
 
 
-def text_sent(owed: Owed, text: str, rest: str = "") -> Owed:
+def text_sent(owed: Owed, text: Message, rest: str = "") -> Owed:
     """Strike off the first owed text once it was sent (or the part of it that was: `rest` is
-    what remains owed in its place)."""
+    what remains owed in its place, as rendered text)."""
     if owed.texts[:1] == (text,):
-        return replace(owed, texts=(rest, *owed.texts[1:]) if rest else owed.texts[1:])
+        left = (Rendered(rest), *owed.texts[1:]) if rest else owed.texts[1:]
+        return replace(owed, texts=left)
     return owed
 
 
-def board_posted(owed: Owed, version: int, lines: Sequence[str]) -> Owed:
+def board_posted(owed: Owed, version: int, lines: Sequence[Message]) -> Owed:
     """Strike off a board post showing `version` with `lines` (later moves stay owed)."""
     shown = len(lines) if tuple(owed.board_lines[: len(lines)]) == tuple(lines) else 0
     rest = owed.board_lines[shown:]
@@ -133,7 +143,15 @@ def board_posted(owed: Owed, version: int, lines: Sequence[str]) -> Owed:
     return replace(owed, board_lines=rest, board_version=None if done else owed.board_version)
 
 
-def notes_for(owed: Owed, user_id: int) -> tuple[str, ...]:
+def private_text_sent(owed: Owed, user_id: int, text: Message) -> Owed:
+    """Strike off a private text once sent (or refused for good)."""
+    left = list(owed.private_texts)
+    if (user_id, text) in left:
+        left.remove((user_id, text))
+    return replace(owed, private_texts=tuple(left))
+
+
+def notes_for(owed: Owed, user_id: int) -> tuple[Message, ...]:
     """The lines owed to a player's live message."""
     return tuple(text for u, text in owed.notes if u == user_id)
 
@@ -200,7 +218,7 @@ def settled(owed: Owed, chat_id: int) -> Owed:
     return replace(owed, uncertain=tuple(u for u in owed.uncertain if u[0] != chat_id))
 
 
-def lines_shown(owed: Owed, lines: Sequence[str]) -> Owed:
+def lines_shown(owed: Owed, lines: Sequence[Message]) -> Owed:
     """Strike off the first board lines once a text showed them (the board shows the rest)."""
     if tuple(owed.board_lines[: len(lines)]) != tuple(lines):
         return owed

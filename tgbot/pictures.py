@@ -1,12 +1,30 @@
-"""The images of the bot's messages, drawn from views by render/ and encoded as PNG."""
+"""The images of the bot's messages, drawn from views by render/ and encoded as PNG.
+
+`Pictures` draws each image once: the PNG of a screen, and the board under it, are kept by
+what they are drawn from (the view's parts, the names, the screen's picture fields), so the
+group's board, the boards of players who peeked at no goal and the screens redrawn with only
+their keyboard changed are drawn and encoded once per game version.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from typing import Generic, TypeVar
 
 from PIL import Image
 
-from engine import GameState, PlaceTunnel, PublicView, Rockfall, player_view, public_view
+from engine import (
+    BoardView,
+    GameState,
+    PlaceTunnel,
+    PlayerView,
+    PublicView,
+    Rockfall,
+    player_view,
+    public_view,
+)
 from render.board import (
     render_board,
     render_confirm,
@@ -14,12 +32,37 @@ from render.board import (
     render_private_board,
 )
 from render.hand import render_hand
-from render.png import to_png
+from render.png import palette, to_palette, to_png
 from render.style import STRIP
 
 from .menus import Picture, Screen
 
 _GAP = 6
+BOARD_IMAGES = 16  # drawn boards kept (about 2.5 MB each): a delivery round's boards
+PNGS = 256  # encoded pictures kept (20 to 40 KB each)
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Recent(Generic[K, V]):
+    """The `size` most recently used values, by key."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.values: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        """The value kept for `key`, made (and kept) if there is none."""
+        value = self.values.get(key)
+        if value is not None:
+            self.values.move_to_end(key)
+            return value
+        value = make()
+        self.values[key] = value
+        if len(self.values) > self.size:
+            self.values.popitem(last=False)
+        return value
 
 
 def board_png(state: GameState, names: Mapping[int, str]) -> bytes:
@@ -30,33 +73,90 @@ def board_png(state: GameState, names: Mapping[int, str]) -> bytes:
 def screen_png(state: GameState, player: int, screen: Screen, names: Mapping[int, str]) -> bytes:
     """The picture of a private screen: board and hand, numbered spots, or the chosen move."""
     view = player_view(state, player)
+    return _screen_png(view, screen, names, lambda: render_private_board(view, names=names))
+
+
+def _screen_png(
+    view: PlayerView,
+    screen: Screen,
+    names: Mapping[int, str],
+    private_board: Callable[[], Image.Image],
+) -> bytes:
+    """A screen's PNG; `private_board` draws (or recalls) the player's board."""
     if screen.picture is Picture.PREVIEW:
         spots = [s for s in screen.spots if isinstance(s, PlaceTunnel | Rockfall)]
         board = render_placement_preview(view, spots, names=names)  # type: ignore[arg-type]
     elif screen.picture is Picture.CONFIRM and isinstance(screen.chosen, PlaceTunnel | Rockfall):
         board = render_confirm(view, screen.chosen, names=names)
     else:
-        board = render_private_board(view, names=names)
+        board = private_board()
     if not view.hand:
         return to_png(board)
     hand = render_hand(
         view.hand, highlight=screen.highlight, turned=screen.turned, blocked=screen.blocked
     )
-    return to_png(_stack(board, hand))
+    # Stacked in the palette: each part is mapped to it on its own (the board once per
+    # version), which gives the very pixels of mapping the stacked picture.
+    return to_png(_stack(to_palette(board), to_palette(hand)))
+
+
+def _board_key(public: PublicView, board: BoardView, names: Mapping[int, str]) -> Hashable:
+    """What a board picture is drawn from. A board with no goal peeked by its viewer is drawn
+    exactly as the group's, so both have the group's key; one with a peeked goal has its own."""
+    if not any(g.peeked for g in board.goals):
+        board = public.board
+    return (public, board, tuple(sorted(names.items())))
 
 
 class Pictures:
-    """The real pictures (the `tgbot.ports.Painter` port), drawn by render/."""
+    """The real pictures (the `tgbot.ports.Painter` port), drawn by render/, each once."""
+
+    def __init__(self) -> None:
+        self._boards: _Recent[Hashable, Image.Image] = _Recent(BOARD_IMAGES)
+        self._pngs: _Recent[Hashable, bytes] = _Recent(PNGS)
+
+    def _board(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
+        """The board drawn from `key`, in the palette (drawn and mapped once)."""
+        return self._boards.get(key, lambda: to_palette(draw()))
 
     def board(self, state: GameState, names: Mapping[int, str]) -> bytes:
         """The group's board post."""
-        return board_png(state, names)
+        view = public_view(state)
+        key = _board_key(view, view.board, names)
+
+        def draw() -> bytes:
+            return to_png(self._board(key, lambda: render_board(view, names=names)))
+
+        # A player without a hand and without a peeked goal sees these very bytes.
+        return self._pngs.get(("board", key), draw)
 
     def screen(
         self, state: GameState, player: int, screen: Screen, names: Mapping[int, str]
     ) -> bytes:
         """A player's private screen."""
-        return screen_png(state, player, screen, names)
+        view = player_view(state, player)
+        key = _board_key(view.public, view.board, names)
+
+        def draw_board() -> Image.Image:
+            return render_private_board(view, names=names)
+
+        if not view.hand and screen.picture is Picture.HOME:
+            return self._pngs.get(("board", key), lambda: to_png(self._board(key, draw_board)))
+        drawn = (
+            key,
+            view.hand,
+            screen.picture,
+            screen.spots if screen.picture is Picture.PREVIEW else (),
+            screen.chosen if screen.picture is Picture.CONFIRM else None,
+            screen.highlight,
+            screen.turned,
+            screen.blocked,
+        )
+
+        def draw() -> bytes:
+            return _screen_png(view, screen, names, lambda: self._board(key, draw_board))
+
+        return self._pngs.get(("screen", drawn), draw)
 
     def round_end(self, view: PublicView, names: Mapping[int, str]) -> bytes:
         """A round's final board (every goal turned up)."""
@@ -64,9 +164,25 @@ class Pictures:
 
 
 def _stack(top: Image.Image, bottom: Image.Image) -> Image.Image:
-    """Two images one above the other, centred, on the board's background."""
+    """Two images one above the other, centred, on the board's background (in the palette if
+    both are)."""
     width = max(top.width, bottom.width)
-    canvas = Image.new("RGB", (width, top.height + _GAP + bottom.height), STRIP)
-    canvas.paste(top.convert("RGB"), ((width - top.width) // 2, 0))
-    canvas.paste(bottom.convert("RGB"), ((width - bottom.width) // 2, top.height + _GAP))
+    size = (width, top.height + _GAP + bottom.height)
+    if top.mode == bottom.mode == "P":
+        canvas = Image.new("P", size, _strip_index())
+        canvas.putpalette(palette().getpalette() or [])
+    else:
+        canvas = Image.new("RGB", size, STRIP)
+        top, bottom = top.convert("RGB"), bottom.convert("RGB")
+    canvas.paste(top, ((width - top.width) // 2, 0))
+    canvas.paste(bottom, ((width - bottom.width) // 2, top.height + _GAP))
     return canvas
+
+
+@functools.cache
+def _strip_index() -> int:
+    """The background's colour in the palette."""
+    index = to_palette(Image.new("RGB", (1, 1), STRIP)).getpixel((0, 0))
+    if not isinstance(index, int | float):
+        raise TypeError(f"a palette pixel is an index, not {index!r}")
+    return int(index)

@@ -57,6 +57,19 @@ class Sent:
 DONE = Sent(Fate.DONE)
 
 
+@dataclass(frozen=True, slots=True)
+class Ephemeral:
+    """Where an ephemeral message goes (Bot API 10.2-10.4 `EphemeralMessageParameters`): a
+    group, the one member who sees it, and the button press it answers (a bot that is not an
+    admin may send one only within 15 s of the receiver's press)."""
+
+    chat_id: int
+    receiver_user_id: int
+    callback_query_id: str | None = None
+    replace_callback_query_message: bool = False
+    thread_id: int | None = None
+
+
 class Posts(Protocol):
     """The ids of messages the bot knows it sent, per chat (recent ones), shared by processes.
 
@@ -97,7 +110,12 @@ class Sender(Protocol):
         ...
 
     async def group_photo(
-        self, chat_id: int, thread_id: int | None, png: bytes, caption: str
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        png: bytes,
+        caption: str,
+        keyboard: Keyboard | None = None,
     ) -> Sent:
         """Send a photo with an HTML caption to a group, within the group's budget."""
         ...
@@ -152,6 +170,31 @@ class Sender(Protocol):
         """Whether a user is an administrator (or the creator) of a group."""
         ...
 
+    async def ephemeral_photo(
+        self, to: Ephemeral, png: bytes, caption: str, keyboard: Keyboard
+    ) -> Sent:
+        """Send a photo only `to.receiver_user_id` sees in the group; `Sent.message_id` is its
+        ephemeral message id. A button with neither command nor URL is a `DisabledButton`."""
+        ...
+
+    async def edit_ephemeral_photo(
+        self,
+        chat_id: int,
+        receiver_user_id: int,
+        ephemeral_message_id: int,
+        png: bytes,
+        caption: str,
+        keyboard: Keyboard,
+    ) -> Sent:
+        """Replace an ephemeral photo's picture (a new upload), caption and keyboard."""
+        ...
+
+    async def delete_ephemeral(
+        self, chat_id: int, receiver_user_id: int, ephemeral_message_id: int
+    ) -> Sent:
+        """Delete an ephemeral message."""
+        ...
+
 
 class Lease(Protocol):
     """Per-game leases with expiry: one process at a time delivers a game's announcements."""
@@ -170,7 +213,7 @@ class Lease(Protocol):
 
 
 class Deadlines(Protocol):
-    """Pending turn deadlines any process can serve, each claimed once."""
+    """Pending turn deadlines any process can serve, each claimed by one process at a time."""
 
     async def add(self, deadlines: Iterable[Deadline]) -> None:
         """Schedule deadlines (a deadline scheduled twice is kept once)."""
@@ -180,8 +223,17 @@ class Deadlines(Protocol):
         """Forget deadlines that no longer apply."""
         ...
 
+    async def replace(self, members: Iterable[str], deadlines: Iterable[Deadline]) -> None:
+        """Forget `members` and schedule `deadlines`, at once (a turn's for the next turn's)."""
+        ...
+
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
-        """Take the deadlines due at `now`; each is returned to exactly one caller."""
+        """Take the deadlines due at `now`, each to one caller, held for `CLAIM_LEASE_SECONDS`:
+        one not `done` by then (its process died) is due again."""
+        ...
+
+    async def done(self, member: str) -> None:
+        """A claimed deadline was served: its claim ends (if scheduled again, it stays)."""
         ...
 
 

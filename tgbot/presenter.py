@@ -9,6 +9,7 @@ from engine import (
     Card,
     Edition,
     GameState,
+    Phase,
     PlayerView,
     RoundResult,
     player_view,
@@ -36,6 +37,7 @@ from .names import (
     card_name,
     edition_name,
     goal_name_at,
+    local_computer_name,
     placed_card_name,
     role_name,
     tool_name,
@@ -91,16 +93,19 @@ def turn_limit_line(lang: Language, hours: int | None) -> str:
     return tr.gettext("Time per turn: {time}", time=hours_text(tr, hours))
 
 
-def shown_name(player: LobbyPlayer) -> str:
-    """A player's name as written everywhere: a computer player's with its mark."""
-    return f"{COMPUTER_MARK} {player.name}" if player.is_computer else player.name
+def shown_name(player: LobbyPlayer, lang: Language) -> str:
+    """A player's name as written everywhere: a computer player's with its mark, in `lang`."""
+    if not player.is_computer:
+        return player.name
+    return f"{COMPUTER_MARK} {local_computer_name(texts(lang), player.name)}"
 
 
-def names_of(record: GameRecord) -> dict[int, str]:
-    """Display names by user id (unescaped): the players (computer players marked), and the
-    creator even if not playing."""
+def names_of(record: GameRecord, lang: Language | None = None) -> dict[int, str]:
+    """Display names by user id (unescaped): the players (computer players marked, named in
+    `lang`, by default the game's), and the creator even if not playing."""
+    shown = lang or record.language
     creator = {record.creator_id: record.creator_name} if record.creator_name else {}
-    return creator | {p.user_id: shown_name(p) for p in record.lobby.players}
+    return creator | {p.user_id: shown_name(p, shown) for p in record.lobby.players}
 
 
 def mention(user_id: int, name: str) -> str:
@@ -168,6 +173,13 @@ def _move_line(tr: Texts, e: Event, names: Mapping[int, str]) -> str | None:
         )
     if isinstance(e, PlayerPassed):
         return tr.gettext("{name} passed", name=_name(names, e.player))
+    if isinstance(e, GoldStolen):
+        return tr.gettext(
+            "{thief} steals a gold nugget from {victim}.",
+            thief=_name(names, e.thief),
+            victim=_name(names, e.victim),
+        )
+
     if isinstance(e, GoalRevealed):
         return tr.gettext(
             "The {goal} goal card is {card}!", goal=goal_name_at(tr, e.at), card=_card(tr, e.card)
@@ -217,6 +229,20 @@ def board_footer(state: GameState, names: Mapping[int, str], lang: Language) -> 
         round=view.round,
         deck=view.deck_size,
         name=mention(view.current, names.get(view.current, str(view.current))),
+    )
+
+
+def thief_line(thief: int, names: Mapping[int, str], lang: Language) -> str:
+    """Deluxe, at a round's end: the group waits for a thief's choice."""
+    return texts(lang).gettext(
+        "{name} plays a theft and is choosing whom to steal from.", name=_name(names, thief)
+    )
+
+
+def round_begins_line(round_no: int, starter: int, names: Mapping[int, str], lang: Language) -> str:
+    """The next round dealt once the thieves have chosen."""
+    return texts(lang).gettext(
+        "Round {round} begins; {name} plays first.", round=round_no, name=_name(names, starter)
     )
 
 
@@ -354,7 +380,7 @@ def hand_caption(
     """The live private message: which game, role, gold, learned facts, whose turn, the prompt."""
     tr = texts(lang)
     view: PlayerView = player_view(state, user_id)
-    names = names_of(record)
+    names = names_of(record, lang)
     pub = view.public
     lines = [
         tr.gettext(
@@ -399,6 +425,12 @@ def hand_caption(
     awaited = pub.current if record.status is Status.PLAYING else None  # a cancelled game waits
     if awaited == user_id:
         lines.append(tr.gettext("<b>Your turn!</b>"))
+    elif awaited is not None and pub.phase is Phase.THEFT:
+        lines.append(
+            tr.gettext(
+                "Waiting for {name} to choose whom to steal from.", name=_name(names, awaited)
+            )
+        )
     elif awaited is not None:
         lines.append(tr.gettext("Waiting for {name} to play.", name=_name(names, awaited)))
     lines += prompt

@@ -19,6 +19,12 @@ seconds):
 `invited` are a rematch lobby's players of the game before who have not confirmed yet;
 `rematch` is the lobby a finished game's "Same players again" opened.
 
+`owed` (`tgbot.outbox`): `texts`, `board_lines`, `notes` and `private_texts` ([user, message])
+and `lobby_text` hold typed messages in the JSON form of `tgbot.notices` (a plain string is text
+rendered before it was owed, as records written before typed messages hold), for instance
+`{"k": "Told", "event": {"k": "TunnelPlaced", "player": 111, "card": "CROSS", "at": [1, 0],
+"rotated": false}}` or `{"k": "Said", "kind": "game_cancelled", "args": {}}`.
+
 `thread` is a forum topic's `message_thread_id` (only for topic messages: in other supergroups
 replies carry a thread id too, and must not make a second "chat"). `hands` pairs a player with
 their live private message. `owed` is what the game still owes its chats (`tgbot.outbox`);
@@ -30,7 +36,8 @@ chat, whose id is their user id (positive): its board posts and its hand share t
 Computer players are lobby players with a `computer` level (`random`, `heuristic`, `search`).
 Their ids are negative, -1, -2, ... within a game: Telegram user ids are positive, so a
 computer's id never names a person, and nothing is ever sent to it. Names are a computer's own
-(from `tgbot.names.COMPUTER_NAMES`, in the group's language when it was added).
+(from `tgbot.names.COMPUTER_NAMES`, stored in English, or in the group's language then for
+records written before; shown in each text's language: `names.local_computer_name`).
 
 `moves` lists every move of the game in play order, in the archive's notation
 (`"<seat> <move>"`, docs/archive.md): replayed from the state's seed, it rebuilds what each seat
@@ -50,6 +57,7 @@ from engine import Edition, GameState, GoldRule, Options, from_json, to_json
 
 from .callback import GameId, is_game_id
 from .i18n import Language
+from .notices import Json, Message, from_doc, to_doc
 from .outbox import Owed
 
 SCHEMA = 1
@@ -216,15 +224,18 @@ def record_to_json(record: GameRecord) -> str:
         "creator": record.creator_id,
         "creator_name": record.creator_name,
         "owed": {
-            "texts": list(record.owed.texts),
-            "board_lines": list(record.owed.board_lines),
+            "texts": [to_doc(m) for m in record.owed.texts],
+            "board_lines": [to_doc(m) for m in record.owed.board_lines],
             "board_version": record.owed.board_version,
             "fresh": list(record.owed.fresh),
             "edits": list(record.owed.edits),
             "deletions": [[c, m] for c, m in record.owed.deletions],
-            "notes": [[u, text] for u, text in record.owed.notes],
+            "notes": [[u, to_doc(m)] for u, m in record.owed.notes],
+            "private_texts": [[u, to_doc(m)] for u, m in record.owed.private_texts],
             "replays": list(record.owed.replays),
-            "lobby_text": record.owed.lobby_text,
+            "lobby_text": None
+            if record.owed.lobby_text is None
+            else to_doc(record.owed.lobby_text),
             "lobby_redraw": record.owed.lobby_redraw,
             "waits": [[c, t, n] for c, t, n in record.owed.waits],
             "uncertain": [[c, f] for c, f in record.owed.uncertain],
@@ -257,6 +268,10 @@ def record_to_json(record: GameRecord) -> str:
     if record.rematch is not None:
         doc["rematch"] = record.rematch
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def _opt_doc(message: Message | None) -> Json:
+    return None if message is None else to_doc(message)
 
 
 def _player_doc(player: LobbyPlayer) -> dict[str, object]:
@@ -327,13 +342,24 @@ def _level(value: object) -> Level | None:
     return None if value is None else Level(_str(value, "player.computer"))
 
 
+def _message(value: object, what: str) -> Message:
+    try:
+        return from_doc(value)
+    except ValueError as exc:
+        raise CorruptRecordError(f"{what}: {exc}") from exc
+
+
+def _opt_message(value: object, what: str) -> Message | None:
+    return None if value is None else _message(value, what)
+
+
 def _owed(value: object) -> Owed:
     if value is None:
         return Owed()
     doc = _obj(value, "owed")
     return Owed(
-        texts=tuple(_str(x, "owed.texts[]") for x in _list(doc["texts"], "owed.texts")),
-        board_lines=tuple(_str(x, "owed.lines[]") for x in _list(doc["board_lines"], "lines")),
+        texts=tuple(_message(x, "owed.texts[]") for x in _list(doc["texts"], "owed.texts")),
+        board_lines=tuple(_message(x, "owed.lines[]") for x in _list(doc["board_lines"], "l")),
         board_version=_opt_int(doc["board_version"], "owed.board_version"),
         fresh=tuple(_int(x, "owed.fresh[]") for x in _list(doc["fresh"], "owed.fresh")),
         edits=tuple(_int(x, "owed.edits[]") for x in _list(doc["edits"], "owed.edits")),
@@ -342,11 +368,15 @@ def _owed(value: object) -> Owed:
             for c, m in _list(doc.get("deletions", []), "owed.deletions")
         ),
         notes=tuple(
-            (_int(u, "owed.notes user"), _str(text, "owed.notes text"))
-            for u, text in _list(doc.get("notes", []), "owed.notes")
+            (_int(u, "owed.notes user"), _message(note, "owed.notes note"))
+            for u, note in _list(doc.get("notes", []), "owed.notes")
         ),
         replays=tuple(_int(r, "owed.replays[]") for r in _list(doc.get("replays", []), "replays")),
-        lobby_text=_opt_str(doc.get("lobby_text"), "owed.lobby_text"),
+        private_texts=tuple(
+            (_int(u, "owed.private_texts user"), _message(m, "owed.private_texts text"))
+            for u, m in _list(doc.get("private_texts", []), "owed.private_texts")
+        ),
+        lobby_text=_opt_message(doc.get("lobby_text"), "owed.lobby_text"),
         lobby_redraw=_bool(doc.get("lobby_redraw", False), "owed.lobby_redraw"),
         waits=tuple(
             (_int(c, "owed.waits chat"), _number(t, "owed.waits time"), _int(n, "owed.waits n"))

@@ -1,9 +1,11 @@
 """Deadlines in Redis: a sorted set any bot process can serve, each deadline claimed once.
 
 Members are `clocks.Deadline.member` names, scored by the Unix time they are due. A process
-claims due members with one Lua script (ZRANGEBYSCORE then ZREM, keeping only what it removed),
-so when several processes poll, each deadline is handled by exactly one of them; deadlines live
-in Redis and survive restarts.
+claims due members with one Lua script (ZRANGEBYSCORE, then each replaced by its claim, scored
+at the end of a lease), so when several processes poll, each deadline is handled by one of them
+at a time; the process ends the claim when done (`done`), and a claim it never ended (it died
+serving it) is due again once the lease ends, for any process. Deadlines live in Redis and
+survive restarts.
 """
 
 from __future__ import annotations
@@ -13,14 +15,25 @@ from typing import cast
 
 from redis.asyncio import Redis
 
-from .clocks import Deadline
+from .clocks import CLAIM_LEASE_SECONDS, CLAIMED, Deadline
 from .keys import Keys
 
+# A claim is the member `claimed|<name>` scored at the lease's end, beside the deadline's own
+# member (which may be scheduled again meanwhile, a retry, without touching the claim).
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
-local out = {}
+local held = tonumber(ARGV[1]) + tonumber(ARGV[3])
+local mark = ARGV[4]
+local out, seen = {}, {}
 for _, member in ipairs(due) do
-  if redis.call('ZREM', KEYS[1], member) == 1 then table.insert(out, member) end
+  redis.call('ZREM', KEYS[1], member)
+  local name = member
+  if string.sub(member, 1, #mark) == mark then name = string.sub(member, #mark + 1) end
+  if not seen[name] then
+    seen[name] = true
+    redis.call('ZADD', KEYS[1], held, mark .. name)
+    table.insert(out, name)
+  end
 end
 return out
 """
@@ -50,10 +63,27 @@ class DeadlineIndex:
         if names:
             await self.redis.zrem(self.key, *names)
 
+    async def replace(self, members: Iterable[str], deadlines: Iterable[Deadline]) -> None:
+        """Forget `members` and schedule `deadlines` in one pipeline (one round trip)."""
+        names = list(members)
+        mapping = {d.member: d.at for d in deadlines}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if names:
+                pipe.zrem(self.key, *names)
+            if mapping:
+                pipe.zadd(self.key, mapping)
+            await pipe.execute()
+
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
-        """Take the deadlines due at `now`; each is returned to exactly one caller."""
-        claimed = await self._claim(keys=[self.key], args=[now, limit])
-        return [_text(m) for m in claimed]
+        """Take the deadlines due at `now`, each to one caller, held for `CLAIM_LEASE_SECONDS`:
+        one not `done` by then is due again."""
+        args: list[float | str] = [now, limit, CLAIM_LEASE_SECONDS, CLAIMED]
+        return [_text(m) for m in await self._claim(keys=[self.key], args=args)]
+
+    async def done(self, member: str) -> None:
+        """A claimed deadline was served: its claim ends (the deadline itself, if scheduled
+        again meanwhile, stays)."""
+        await self.redis.zrem(self.key, CLAIMED + member)
 
     async def next_due(self) -> float | None:
         """When the earliest pending deadline is due, if any."""

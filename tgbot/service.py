@@ -20,6 +20,7 @@ from .callback import (
     Rematch,
     ReplayRound,
     SetLanguage,
+    ShowHand,
 )
 from .config import DEFAULT_COMPUTER_PAUSE, DEFAULT_LANGUAGE
 from .i18n import Language, texts
@@ -28,12 +29,22 @@ from .menus import Keyboard
 from .pictures import Pictures
 from .ports import Deadlines, Lease, Ledger, Painter, Sender
 from .store import Store
-from .usecases import chats, clocks, delivery, history, lobby, play, rematch
+from .usecases import chats, clocks, delivery, history, lobby, panels, play, rematch
 from .usecases.clocks import Target
 from .usecases.context import Answer, Context, Person, Place, Toast, invalid_button
 from .usecases.lobby_decisions import START_GRACE_SECONDS
+from .usecases.panels import Panel
 
-__all__ = ["START_GRACE_SECONDS", "Answer", "GameService", "Person", "Place", "Target", "Toast"]
+__all__ = [
+    "START_GRACE_SECONDS",
+    "Answer",
+    "GameService",
+    "Panel",
+    "Person",
+    "Place",
+    "Target",
+    "Toast",
+]
 
 
 class GameService:
@@ -198,11 +209,13 @@ class GameService:
         *,
         thread_id: int | None = None,
         answer: Answer | None = None,
+        panel: Panel | None = None,
     ) -> Toast:
         """A button was tapped: answer with a toast; change and announce only if legal.
 
         `answer` is called exactly once, as soon as the toast is known: for a move, right after
-        it is saved and before it is announced.
+        it is saved and before it is announced. `panel` says a group tap may be answered with
+        an ephemeral message (the board's "My hand", or a tap inside a player's panel).
         """
         answered = False
 
@@ -212,7 +225,7 @@ class GameService:
                 answered = True
                 await answer(toast)
 
-        toast = await self._tap(person, command, chat_id, message_id, thread_id, once)
+        toast = await self._tap(person, command, chat_id, message_id, thread_id, once, panel)
         await once(toast)
         return toast
 
@@ -224,9 +237,14 @@ class GameService:
         message_id: int | None,
         thread_id: int | None,
         answer: Answer,
+        panel: Panel | None = None,
     ) -> Toast:
         if command is None:
             return invalid_button(texts(await self.user_language(person)))
+        if panel is not None and (
+            panel.ephemeral_message_id is not None or isinstance(command, ShowHand)
+        ):
+            return await panels.tap(self.ctx, person, command, panel, answer)
         if isinstance(command, Noop):
             return Toast("")
         if isinstance(command, SetLanguage):

@@ -7,6 +7,7 @@ in tests/tgbot/test_store.py run against both.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, Protocol, TypeVar
@@ -127,8 +128,19 @@ class Store(Protocol):
         ...
 
 
+KNOWN_RECORDS = 512  # games whose latest record this process saw, kept to decide on first
+
+
 class Updating:
-    """`update` written once over `load` and `save`, for every implementation of Store."""
+    """`update` written once over `load` and `save`, for every implementation of Store.
+
+    The record this process last loaded or saved of a game is kept: a change decided on it is
+    saved by one compare-and-set, without loading first; the compare-and-set fails if anyone
+    saved since, and then the change is decided again on the record loaded afresh. A decision
+    that writes nothing is always made on a fresh load.
+    """
+
+    _known: OrderedDict[GameId, GameRecord]
 
     async def load(self, game_id: GameId) -> GameRecord | None:
         """The stored game, or None."""
@@ -138,6 +150,16 @@ class Updating:
         """Compare-and-set."""
         raise NotImplementedError
 
+    def _remember(self, game_id: GameId, record: GameRecord | None) -> None:
+        known = self.__dict__.setdefault("_known", OrderedDict())
+        if record is None:
+            known.pop(game_id, None)
+            return
+        known[game_id] = record
+        known.move_to_end(game_id)
+        if len(known) > KNOWN_RECORDS:
+            known.popitem(last=False)
+
     async def update(
         self, game_id: GameId, decide: Callable[[GameRecord | None], Decision[R]]
     ) -> Updated[R]:
@@ -146,12 +168,34 @@ class Updating:
         `decide` must be pure (it may run several times). A decision whose record is None, or
         equal to the loaded one, writes nothing. Raises ContentionError after UPDATE_ATTEMPTS.
         """
+        current = self.__dict__.get("_known", {}).get(game_id)
         for _ in range(UPDATE_ATTEMPTS):
+            if current is not None:  # the record last seen: only a write is decided on it
+                decision = decide(current)
+                new = decision.record
+                if new is not None and new != current:
+                    saved = await self._save_over(game_id, current, new)
+                    if saved is not None:
+                        return Updated(decision.result, saved, saved=True)
             current = await self.load(game_id)
+            self._remember(game_id, current)
             decision = decide(current)
             new = decision.record
             if new is None or current is None or new == current:
                 return Updated(decision.result, current, saved=False)
-            if await self.save(new, current.rev):
-                return Updated(decision.result, replace(new, rev=current.rev + 1), saved=True)
+            saved = await self._save_over(game_id, current, new)
+            if saved is not None:
+                return Updated(decision.result, saved, saved=True)
+            current = None  # someone saved in between: load again
         raise ContentionError(f"game {game_id} kept changing under {UPDATE_ATTEMPTS} attempts")
+
+    async def _save_over(
+        self, game_id: GameId, current: GameRecord, new: GameRecord
+    ) -> GameRecord | None:
+        """Save `new` over `current` (compare-and-set): the record as stored, or None."""
+        if not await self.save(new, current.rev):
+            self._remember(game_id, None)
+            return None
+        saved = replace(new, rev=current.rev + 1)
+        self._remember(game_id, saved)
+        return saved

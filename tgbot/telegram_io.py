@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 
@@ -25,9 +26,16 @@ from .callback import encode
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .memory_ports import MemoryPosts
 from .menus import Button
-from .ports import Budget, Fate, Posts, Sent
+from .ports import Budget, Ephemeral, Fate, Posts, Sent
+from .uploads import SHOWN_KEPT, UPLOADS_KEPT, Shown, Uploaded, digest, keep, photo_of
 
 log = logging.getLogger(__name__)
+
+# Ephemeral messages (Bot API 10.2-10.4) are newer than PTB 22.8 (Bot API 10.0): they go through
+# `Bot.do_api_request`. It warns when asked for a method PTB has by its name ("sendPhoto", here
+# with a parameter PTB does not know), so that one is spelled in lower case: Bot API method
+# names are case-insensitive.
+_SEND_PHOTO = "sendphoto"
 
 MAX_ANSWER_WAIT = 3.0  # a tap is answered within seconds or not at all (Telegram's 15 s)
 
@@ -36,20 +44,18 @@ def markup(keyboard: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup 
     """An inline keyboard from menu buttons (None for no keyboard)."""
     if not keyboard:
         return None
-    rows = [
-        [
-            InlineKeyboardButton(b.label, url=b.url, style=_style(b))
-            if b.url is not None
-            else InlineKeyboardButton(
-                b.label,
-                callback_data=encode(b.command) if b.command else None,
-                style=_style(b),
-            )
-            for b in row
-        ]
-        for row in keyboard
-    ]
+    rows = [[_button(b) for b in row] for row in keyboard]
     return InlineKeyboardMarkup(rows)
+
+
+def _button(b: Button) -> InlineKeyboardButton:
+    """One inline button: a URL, a callback, or (neither) a Bot API 10.3 `DisabledButton`."""
+    if b.url is not None:
+        return InlineKeyboardButton(b.label, url=b.url, style=_style(b))
+    if b.command is None:
+        # PTB 22.8 knows no `disabled` field: it goes as an extra field of the button.
+        return InlineKeyboardButton(b.label, style=_style(b), api_kwargs={"disabled": {}})
+    return InlineKeyboardButton(b.label, callback_data=encode(b.command), style=_style(b))
 
 
 def _style(button: Button) -> str | None:
@@ -115,6 +121,11 @@ class Sender:
     Nothing is shared between calls: concurrent tasks each get their own outcome. Group sends
     take from the group's budget first; a 429 holds that budget for every process. Every
     message Telegram confirms is recorded in the sent-message ledger (`posts`).
+
+    Each picture is uploaded once: later sends of the same bytes use its file id. An edit that
+    keeps a message's picture changes only its caption and keyboard, or only its keyboard
+    (`editMessageReplyMarkup`), once Telegram's answer confirms the message still shows that
+    picture (another process may have changed it meanwhile: then the picture is sent too).
     """
 
     def __init__(
@@ -128,6 +139,8 @@ class Sender:
         self.budget = budget
         self.clock = clock
         self.posts: Posts = posts if posts is not None else MemoryPosts()
+        self.uploads: OrderedDict[bytes, Uploaded] = OrderedDict()
+        self.shown: OrderedDict[tuple[int, int], Shown] = OrderedDict()
 
     @property
     def username(self) -> str:
@@ -141,8 +154,10 @@ class Sender:
         *,
         chat_id: int,
         new: bool = False,
+        seen: Callable[[object], None] | None = None,
     ) -> Sent:
-        """Run one Bot API call and say how it went; a `new` message's id is recorded."""
+        """Run one Bot API call and say how it went; a `new` message's id is recorded, and
+        `seen` is given what Telegram answered."""
         try:
             result: object = await make()
         except TelegramError as err:
@@ -153,7 +168,11 @@ class Sender:
             level = logging.WARNING if sent.fate is Fate.REFUSED else logging.INFO
             log.log(level, "%s in %s: %s (%s)", what, chat_id, sent.fate.value, sent.detail)
             return sent
+        if seen is not None:
+            seen(result)
         message_id = getattr(result, "message_id", None)
+        if isinstance(result, dict):  # a raw answer (`do_api_request`): an ephemeral message
+            message_id = result.get("ephemeral_message_id")
         if new and isinstance(message_id, int):
             await self.posts.confirm(chat_id, message_id)
         return Sent(Fate.DONE, message_id=message_id if isinstance(message_id, int) else None)
@@ -193,24 +212,66 @@ class Sender:
         )
 
     async def group_photo(
-        self, chat_id: int, thread_id: int | None, png: bytes, caption: str
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        png: bytes,
+        caption: str,
+        keyboard: Sequence[Sequence[Button]] | None = None,
     ) -> Sent:
         """Send a photo with an HTML caption to a group, within the group's budget."""
         spent = await self._spend(chat_id)
         if spent is not None:
             return spent
-        return await self._call(
+        text = _fit(caption, CAPTION_LIMIT)
+        return await self._photo(
             "sendPhoto",
-            lambda: self.bot.send_photo(
+            png,
+            text,
+            lambda photo: self.bot.send_photo(
                 chat_id,
-                png,
-                caption=_fit(caption, CAPTION_LIMIT),
+                photo,
+                caption=text,
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
+                reply_markup=markup(keyboard),
             ),
             chat_id=chat_id,
             new=True,
         )
+
+    async def _photo(
+        self,
+        what: str,
+        png: bytes,
+        caption: str,
+        make: Callable[[str | bytes], Awaitable[object]],
+        *,
+        chat_id: int,
+        new: bool = False,
+    ) -> Sent:
+        """A call that sends a picture: by its file id when it was uploaded before (uploaded
+        anew if Telegram no longer takes that id); what the message shows is remembered."""
+        key = digest(png)
+
+        def seen(result: object) -> None:
+            photo = photo_of(result)
+            message_id = getattr(result, "message_id", None)
+            if photo is None or not isinstance(message_id, int):
+                return
+            keep(self.uploads, key, photo, UPLOADS_KEPT)
+            shown = Shown(key, caption, photo.unique_id, getattr(result, "caption", None))
+            keep(self.shown, (chat_id, message_id), shown, SHOWN_KEPT)
+
+        uploaded = self.uploads.get(key)
+        if uploaded is not None:
+            sent = await self._call(
+                what, lambda: make(uploaded.file_id), chat_id=chat_id, new=new, seen=seen
+            )
+            if sent.fate is not Fate.REFUSED:
+                return sent
+            self.uploads.pop(key, None)  # an id Telegram no longer knows: upload the bytes
+        return await self._call(what, lambda: make(png), chat_id=chat_id, new=new, seen=seen)
 
     async def group_animation(
         self,
@@ -258,12 +319,15 @@ class Sender:
         self, user_id: int, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
     ) -> Sent:
         """Send a photo with caption and keyboard to a user's private chat."""
-        return await self._call(
+        text = _fit(caption, CAPTION_LIMIT)
+        return await self._photo(
             "sendPhoto",
-            lambda: self.bot.send_photo(
+            png,
+            text,
+            lambda photo: self.bot.send_photo(
                 user_id,
-                png,
-                caption=_fit(caption, CAPTION_LIMIT),
+                photo,
+                caption=text,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup(keyboard),
             ),
@@ -279,17 +343,77 @@ class Sender:
         caption: str,
         keyboard: Sequence[Sequence[Button]],
     ) -> Sent:
-        """Replace a photo message's picture, caption and keyboard."""
-        media = InputMediaPhoto(
-            png, caption=_fit(caption, CAPTION_LIMIT), parse_mode=ParseMode.HTML
-        )
-        return await self._call(
+        """Replace a photo message's picture, caption and keyboard (only what changed, when this
+        process knows what the message shows)."""
+        text = _fit(caption, CAPTION_LIMIT)
+        where = (chat_id, message_id)
+        shown = self.shown.get(where)
+        if shown is not None and shown.digest == digest(png):
+            sent = await self._keep_picture(chat_id, message_id, shown, text, keyboard)
+            if sent is not None:
+                return sent
+        self.shown.pop(where, None)  # unknown until Telegram confirms the edit
+        return await self._photo(
             "editMessageMedia",
-            lambda: self.bot.edit_message_media(
-                media, chat_id=chat_id, message_id=message_id, reply_markup=markup(keyboard)
+            png,
+            text,
+            lambda photo: self.bot.edit_message_media(
+                InputMediaPhoto(photo, caption=text, parse_mode=ParseMode.HTML),
+                chat_id=chat_id,
+                message_id=message_id,
+                reply_markup=markup(keyboard),
             ),
             chat_id=chat_id,
         )
+
+    async def _keep_picture(
+        self,
+        chat_id: int,
+        message_id: int,
+        shown: Shown,
+        caption: str,
+        keyboard: Sequence[Sequence[Button]],
+    ) -> Sent | None:
+        """Edit a message's keyboard (and caption, if it changed) but not its picture; None when
+        Telegram's answer shows the message no longer had the picture remembered."""
+        same_caption = shown.caption == caption
+        answered: list[object] = []
+        if same_caption:
+            sent = await self._call(
+                "editMessageReplyMarkup",
+                lambda: self.bot.edit_message_reply_markup(
+                    chat_id=chat_id, message_id=message_id, reply_markup=markup(keyboard)
+                ),
+                chat_id=chat_id,
+                seen=answered.append,
+            )
+        else:
+            sent = await self._call(
+                "editMessageCaption",
+                lambda: self.bot.edit_message_caption(
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    caption=caption,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup(keyboard),
+                ),
+                chat_id=chat_id,
+                seen=answered.append,
+            )
+        if not answered:
+            if sent.ok:
+                return None  # "not modified": that says nothing of the picture, so send it
+            self.shown.pop((chat_id, message_id), None)
+            return sent  # refused: as an edit of the picture would be
+        photo = photo_of(answered[0])
+        text = getattr(answered[0], "caption", None)
+        if photo is None or photo.unique_id != shown.unique_id:
+            return None
+        if same_caption and text != shown.text:
+            return None
+        now = Shown(shown.digest, caption, shown.unique_id, text)
+        keep(self.shown, (chat_id, message_id), now, SHOWN_KEPT)
+        return sent
 
     async def edit_text(
         self,
@@ -347,6 +471,79 @@ class Sender:
                 return sent
             await asyncio.sleep(wait)
         return sent
+
+    async def ephemeral_photo(
+        self, to: Ephemeral, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
+    ) -> Sent:
+        """Send a photo only `to.receiver_user_id` sees in the group (sendPhoto with
+        `ephemeral_message_parameters`); `Sent.message_id` is its `ephemeral_message_id`."""
+        parameters: dict[str, object] = {"receiver_user_id": to.receiver_user_id}
+        if to.callback_query_id is not None:
+            parameters["callback_query_id"] = to.callback_query_id
+        if to.replace_callback_query_message:
+            parameters["replace_callback_query_message"] = True
+        kwargs: dict[str, object] = {
+            "chat_id": to.chat_id,
+            "photo": InputFile(png, filename="hand.png"),
+            "caption": _fit(caption, CAPTION_LIMIT),
+            "parse_mode": ParseMode.HTML,
+            "ephemeral_message_parameters": parameters,
+        }
+        if to.thread_id is not None:
+            kwargs["message_thread_id"] = to.thread_id
+        shown = markup(keyboard)
+        if shown is not None:
+            kwargs["reply_markup"] = shown
+        sent = await self._call(
+            "sendPhoto (ephemeral)",
+            lambda: self.bot.do_api_request(_SEND_PHOTO, api_kwargs=kwargs),
+            chat_id=to.chat_id,
+        )
+        return sent
+
+    async def edit_ephemeral_photo(
+        self,
+        chat_id: int,
+        receiver_user_id: int,
+        ephemeral_message_id: int,
+        png: bytes,
+        caption: str,
+        keyboard: Sequence[Sequence[Button]],
+    ) -> Sent:
+        """Replace an ephemeral photo's picture (a new upload, Bot API 10.3), caption and
+        keyboard."""
+        media = InputMediaPhoto(
+            png, caption=_fit(caption, CAPTION_LIMIT), parse_mode=ParseMode.HTML
+        )
+        kwargs: dict[str, object] = {
+            "chat_id": chat_id,
+            "receiver_user_id": receiver_user_id,
+            "ephemeral_message_id": ephemeral_message_id,
+            "media": media,
+        }
+        shown = markup(keyboard)
+        if shown is not None:
+            kwargs["reply_markup"] = shown
+        return await self._call(
+            "editEphemeralMessageMedia",
+            lambda: self.bot.do_api_request("editEphemeralMessageMedia", api_kwargs=kwargs),
+            chat_id=chat_id,
+        )
+
+    async def delete_ephemeral(
+        self, chat_id: int, receiver_user_id: int, ephemeral_message_id: int
+    ) -> Sent:
+        """Delete an ephemeral message."""
+        kwargs: dict[str, object] = {
+            "chat_id": chat_id,
+            "receiver_user_id": receiver_user_id,
+            "ephemeral_message_id": ephemeral_message_id,
+        }
+        return await self._call(
+            "deleteEphemeralMessage",
+            lambda: self.bot.do_api_request("deleteEphemeralMessage", api_kwargs=kwargs),
+            chat_id=chat_id,
+        )
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether a user is an administrator (or the creator) of a group."""

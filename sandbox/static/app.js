@@ -253,10 +253,17 @@ function messageNode(message, pane, selfId) {
   } else {
     bubble.append(el("div", { class: "text photo-meta" }, meta));
   }
+  const ephemeral = Boolean(message.emulator && message.emulator.ephemeral);
+  if (ephemeral) {
+    // Bot API 10.2: an ephemeral message, which this seat alone sees in the group.
+    bubble.prepend(el("div", { class: "ephemeral-tag", "data-testid": "ephemeral-tag" },
+      "👁 Only you can see this"));
+  }
   const row = el("div", {
-    class: `message ${isOut ? "out" : "in"}`,
+    class: `message ${isOut ? "out" : "in"} ${ephemeral ? "ephemeral" : ""}`,
     "data-testid": "message",
     "data-message-id": message.message_id,
+    "data-ephemeral": ephemeral ? "true" : null,
     "data-from": isBot ? "bot" : String(from.id),
   });
   const column = el("div", { class: "column" }, bubble);
@@ -275,7 +282,9 @@ function keyboardNode(message, pane) {
   for (const row of markup.inline_keyboard) {
     const line = el("div", { class: "kb-row" });
     for (const button of row) {
-      const kind = button.callback_data !== undefined ? "callback" : button.url !== undefined ? "url" : "other";
+      const kind = button.callback_data !== undefined ? "callback"
+        : button.url !== undefined ? "url"
+        : button.disabled !== undefined ? "disabled" : "other";
       const key = `${chatId}:${message.message_id}:${button.callback_data}`;
       const node = el("button", {
         type: "button",
@@ -284,12 +293,17 @@ function keyboardNode(message, pane) {
         "data-testid": "kb-button",
         "data-kind": kind,
         "data-pending": kind === "callback" && ui.pending.has(key) ? "true" : null,
+        disabled: kind === "disabled", // a Bot API 10.3 DisabledButton does nothing
         title: button.url || null,
       }, el("span", { class: "kb-label" }, button.text));
       if (kind === "url") node.append(el("span", { class: "kb-corner", "aria-hidden": "true" }, "↗"));
       node.addEventListener("click", () => {
         const actor = pane.actor();
-        if (kind === "callback") pressButton(chatId, message.message_id, button.callback_data, actor);
+        const ephemeralId = message.emulator && message.emulator.ephemeral
+          ? message.ephemeral_message_id : undefined;
+        if (kind === "callback") {
+          pressButton(chatId, message.message_id, button.callback_data, actor, ephemeralId);
+        }
         else if (kind === "url") openLink(button.url, actor);
       });
       line.append(node);
@@ -444,7 +458,7 @@ function pendingOf(message) {
 
 // ------------------------------------------------------------------------------ acting
 
-async function pressButton(chatId, messageId, data, userId) {
+async function pressButton(chatId, messageId, data, userId, ephemeralId) {
   if (userId === null || userId === undefined) {
     toast("Add a seat first: buttons are tapped by a seat.", "error");
     return;
@@ -455,10 +469,16 @@ async function pressButton(chatId, messageId, data, userId) {
   setPending(1);
   render();
   try {
-    const pressed = await api("POST", `/_emu/chats/${chatId}/messages/${messageId}/press`, {
-      user_id: userId,
-      callback_data: data,
-    });
+    const pressed = ephemeralId !== undefined
+      ? await api("POST", "/_sandbox/ephemeral/press", {
+        user_id: userId,
+        ephemeral_message_id: ephemeralId,
+        callback_data: data,
+      })
+      : await api("POST", `/_emu/chats/${chatId}/messages/${messageId}/press`, {
+        user_id: userId,
+        callback_data: data,
+      });
     const answer = await waitForAnswer(pressed.callback_query_id);
     if (answer === null) {
       toast("The bot did not answer (it would spin in Telegram).", "error");
@@ -674,7 +694,12 @@ function renderGroup(view) {
   pane.input.disabled = !seat;
   pane.form.querySelector("[data-testid=composer-send]").disabled = !seat;
   pane.input.placeholder = seat ? `Message as ${seat.name}` : "Add a seat to write here";
-  pane.show(view.group.id, view.group.messages, ui.selectedSeat);
+  // The selected seat's own ephemeral messages in the group, and nobody else's.
+  const own = seat ? (seat.group_ephemeral || []).map((m) => ({
+    ...m, message_id: `e${m.ephemeral_message_id}`,
+  })) : [];
+  const shown = [...view.group.messages, ...own].sort((a, b) => a.date - b.date);
+  pane.show(view.group.id, shown, ui.selectedSeat);
 }
 
 function renderPrivate(view) {

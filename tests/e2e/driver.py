@@ -17,6 +17,7 @@ from tgbot.callback import (
     PickTarget,
     PickTool,
     StartDiscard,
+    StealFrom,
     ToggleDiscard,
     decode,
 )
@@ -52,7 +53,8 @@ class Driver:
         found = []
         for p in self.players:
             msgs = self.world.bot_messages(p.id)
-            if msgs and any(isinstance(c, PickCard | StartDiscard) for c, _ in commands(msgs[-1])):
+            offers = (PickCard, StartDiscard, StealFrom)  # a thief chooses at a round's end
+            if msgs and any(isinstance(c, offers) for c, _ in commands(msgs[-1])):
                 found.append((p, msgs[-1]))
         assert len(found) <= 1, "only one player may be offered a move"
         return found[0] if found else None
@@ -73,6 +75,10 @@ class Driver:
         user, message = found
         self.turns += 1
         self.world.clock.advance(SECONDS_PER_TURN)
+        steals = [d for c, d in commands(message) if isinstance(c, StealFrom)]
+        if steals:
+            await self.tap(user, message, self.rng.choice(steals))
+            return True
         cards = [(c, d) for c, d in commands(message) if isinstance(c, PickCard)]
         if cards and self.rng.random() < 0.7:
             _, data = self.rng.choice(cards)

@@ -32,6 +32,7 @@ from tgbot.callback import (
     decode,
 )
 from tgbot.i18n import Language, texts
+from tgbot.notice_texts import render
 from tgbot.outbox import END, Owed
 from tgbot.records import GameRecord, Status
 from tgbot.service import GameService
@@ -151,7 +152,8 @@ def expected_lines(
         assert isinstance(outcome, menus.Play), (command, outcome)
         transition = apply(state, actor, outcome.action)
         after = moved(empty, transition, actor, 0, action=outcome.action)
-        owed += [*after.owed.texts, *after.owed.board_lines]
+        said = [*after.owed.texts, *after.owed.board_lines]
+        owed += [render(m, record, record.language) for m in said]
         for item in after.owed.replays:  # a round's replay (its caption), the game-end message
             if item == END:
                 owed.append(game_end_message(record)[0])

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from ai import Level
 from emulator import Message, User
 from emulator.errors import SimulationError
 from emulator.limits import RateLimiter, RateLimits
@@ -215,6 +216,7 @@ def random_command(rng: random.Random, game_ids: list[str], versions: list[int])
         "hours": rng.choice([None, 1, 12, 24, 72, 168]),
         "language": rng.choice(list(LANGUAGES)),
         "round": rng.choice([1, 2, 3]),
+        "level": rng.choice(list(Level)),  # random has no code: such a button is not written
     }
     kwargs = {f.name: values[f.name] for f in dataclasses.fields(cls)}
     try:

@@ -148,9 +148,15 @@ async def test_a_strangers_taps_on_the_lobby_and_the_game_change_nothing(world: 
             texts(EN).pgettext("toast", "These buttons are not yours."),
             True,
         )
-    # A hand button pressed in the group (where hands never are) is not the presser's either.
-    text = (await world.forge(ann, chat, lobby.message_id, encode(ShowHand(gid, version)))).text
-    assert text == texts(EN).pgettext("toast", "These buttons are not yours.")
+    # A hand button pressed in the group is the board's "My hand": Zed gets a toast and no
+    # hand; Ann gets her own panel (an ephemeral message she alone sees); nothing changes.
+    forged = encode(ShowHand(gid, version))
+    text = (await world.forge(zed, chat, lobby.message_id, forged)).text
+    assert text == texts(EN).pgettext("toast", "Only the players of this game have a hand.")
+    assert world.state.ephemeral.messages == {}
+    text = (await world.forge(ann, chat, lobby.message_id, forged)).text
+    assert not text
+    assert [m.receiver_id for m in world.state.ephemeral.messages.values()] == [ann.id]
     assert await world.snapshot(gid) == before
 
 

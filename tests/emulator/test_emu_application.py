@@ -1,11 +1,13 @@
-"""A real PTB `Application` against the emulator, by long polling and by PTB's own webhook."""
+"""A real PTB `Application` against the emulator, by long polling and through a webhook."""
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import AsyncIterator
 
 import pytest
+from aiohttp import web
 from telegram import Update
 from telegram.ext import (
     Application,
@@ -97,23 +99,31 @@ async def test_application_by_webhook_checks_the_secret(
     emulator: BotApiEmulator,
     state: EmulatorState,
 ) -> None:
-    assert application.updater is not None
+    async def receive(request: web.Request) -> web.Response:
+        if request.headers.get("X-Telegram-Bot-Api-Secret-Token") != "s3cret":
+            return web.Response(status=403)
+        update = Update.de_json(json.loads(await request.read()), application.bot)
+        await application.process_update(update)
+        return web.Response()
+
+    server = web.Application()
+    server.router.add_post("/tg", receive)
+    runner = web.AppRunner(server)
+    await runner.setup()
     port = free_port()
-    await application.updater.start_webhook(
-        listen="127.0.0.1",
-        port=port,
-        url_path="tg",
-        secret_token="s3cret",
-        webhook_url=f"http://127.0.0.1:{port}/tg",
-    )
-    assert state.webhook.secret_token == "s3cret"
-    state.webhook.secret_token = "forged"
-    dana = state.create_user("Dana")
-    state.start_bot(dana.id)
-    await emulator.wait_for(lambda: state.webhook.last_error_message)
-    assert state.webhook.last_error_message == "Wrong response from the webhook: 403 Forbidden"
-    assert state.last_message(dana.id) is not None
-    assert [m.text for m in state.messages(dana.id)] == ["/start"]
-    state.webhook.secret_token = "s3cret"
-    assert (await emulator.wait_for_bot_message(dana.id)).text == "welcome none"
-    await play_deep_link_and_button(emulator, state)
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        await application.bot.set_webhook(f"http://127.0.0.1:{port}/tg", secret_token="s3cret")
+        assert state.webhook.secret_token == "s3cret"
+        state.webhook.secret_token = "forged"
+        dana = state.create_user("Dana")
+        state.start_bot(dana.id)
+        await emulator.wait_for(lambda: state.webhook.last_error_message)
+        assert state.webhook.last_error_message == "Wrong response from the webhook: 403 Forbidden"
+        assert state.last_message(dana.id) is not None
+        assert [m.text for m in state.messages(dana.id)] == ["/start"]
+        state.webhook.secret_token = "s3cret"
+        assert (await emulator.wait_for_bot_message(dana.id)).text == "welcome none"
+        await play_deep_link_and_button(emulator, state)
+    finally:
+        await runner.cleanup()

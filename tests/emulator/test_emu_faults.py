@@ -689,3 +689,21 @@ async def test_a_forced_fault_without_a_method_skips_setup_and_polling_calls(
         (ERROR_500, "sendChatAction"),
         (RESET, "getMe"),
     ]
+
+
+async def test_an_upload_bandwidth_delays_each_call_by_its_size(
+    emulator: BotApiEmulator, quick_bot: Bot, people: People
+) -> None:
+    emulator.faults = Faults(upload_kbps=800.0)  # 100 KB a second
+    assert emulator.faults.active and Faults.from_json(emulator.faults.to_json()) == emulator.faults
+    from io import BytesIO
+
+    from PIL import Image
+
+    out = BytesIO()
+    Image.effect_noise((200, 200), 64).save(out, "PNG")  # noise: it does not compress
+    picture = out.getvalue()
+    await quick_bot.send_photo(people.alice.id, picture, read_timeout=5.0)
+    await quick_bot.send_message(people.alice.id, "hi")
+    photo, text = emulator.fault_log.uploads
+    assert photo >= len(picture) / 100_000 > 10 * text

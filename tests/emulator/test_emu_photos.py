@@ -109,3 +109,18 @@ async def test_media_and_caption_edits(
     text = await bot.send_message(group, "text")
     with pytest.raises(BadRequest, match="There is no media in the message to edit"):
         await bot.edit_message_media(InputMediaPhoto(new_board), group, text.message_id)
+
+
+async def test_cheap_photos_take_their_sizes_from_the_header_and_keep_the_bytes(
+    bot: Bot, state: EmulatorState, people: People
+) -> None:
+    board = png(1000, 600)
+    full = await bot.send_photo(people.group.id, board)
+    state.cheap_photos = True
+    cheap = await bot.send_photo(people.group.id, board)
+    assert [(p.width, p.height) for p in cheap.photo] == [(p.width, p.height) for p in full.photo]
+    assert state.photo_uploads == 2
+    for size in cheap.photo:  # every size is the upload itself: nothing was decoded
+        assert (await (await bot.get_file(size.file_id)).download_as_bytearray()) == board
+    with pytest.raises(BadRequest, match=r"(?i)photo_invalid_dimensions"):
+        await bot.send_photo(people.group.id, png(2100, 100))  # still Telegram's limits

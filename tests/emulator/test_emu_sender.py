@@ -4,6 +4,7 @@ outcome delivery acts on (`tgbot.ports.Fate`), with nothing shared between calls
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
@@ -165,3 +166,105 @@ async def test_button_styles_reach_telegram(
     assert stored.reply_markup is not None
     rows = stored.reply_markup["inline_keyboard"]
     assert [[b.get("style") for b in row] for row in rows] == [["success", "danger"], [None]]
+
+
+def _picture(colour: str) -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+
+    out = BytesIO()
+    Image.new("RGB", (16, 16), colour).save(out, "PNG")
+    return out.getvalue()
+
+
+async def test_a_picture_is_uploaded_once_and_sent_again_by_its_file_id(
+    emulator: BotApiEmulator, sender: Sender, people: People
+) -> None:
+    board = _picture("white")
+    first = await sender.group_photo(people.group.id, None, board, "board")
+    again = await sender.private_photo(people.alice.id, board, "your board", [])
+    other = await sender.private_photo(people.bob.id, _picture("black"), "hand", [])
+    assert first.ok and again.ok and other.ok
+    assert emulator.state.photo_uploads == 2  # the same bytes went up once
+    assert first.message_id is not None and again.message_id is not None
+    group = emulator.state.message(people.group.id, first.message_id).content.photo
+    alice = emulator.state.message(people.alice.id, again.message_id).content.photo
+    assert group is not None and alice is not None
+    assert group[-1].file_unique_id == alice[-1].file_unique_id
+
+
+async def test_an_edit_that_keeps_the_picture_edits_only_the_keyboard(
+    emulator: BotApiEmulator, sender: Sender, people: People
+) -> None:
+    hand = _picture("white")
+    sent = await sender.private_photo(people.alice.id, hand, "hand", [[Button("a", Noop())]])
+    assert sent.ok and sent.message_id is not None
+    emulator.calls.clear()
+    keys = await sender.edit_photo(
+        people.alice.id, sent.message_id, hand, "hand", [[Button("b", Noop())]]
+    )
+    assert keys.ok and dict(emulator.calls) == {"editMessageReplyMarkup": 1}
+    text = await sender.edit_photo(people.alice.id, sent.message_id, hand, "<b>pick</b>", [])
+    assert text.ok and emulator.calls["editMessageCaption"] == 1
+    message = emulator.state.message(people.alice.id, sent.message_id)
+    assert message.content.caption == "pick" and not message.content.reply_markup
+    new = await sender.edit_photo(people.alice.id, sent.message_id, _picture("red"), "pick", [])
+    assert new.ok and emulator.calls["editMessageMedia"] == 1
+    assert emulator.state.photo_uploads == 2
+
+
+async def test_a_picture_changed_by_another_process_is_sent_again(
+    emulator: BotApiEmulator, sender: Sender, people: People
+) -> None:
+    hand = _picture("white")
+    sent = await sender.private_photo(people.alice.id, hand, "hand", [])
+    assert sent.ok and sent.message_id is not None
+    other = Sender(sender.bot)  # another process: it does not know what this one showed
+    assert (await other.edit_photo(people.alice.id, sent.message_id, _picture("red"), "x", [])).ok
+    emulator.calls.clear()
+    back = await sender.edit_photo(people.alice.id, sent.message_id, hand, "hand", [])
+    assert back.ok and emulator.calls["editMessageMedia"] == 1
+    message = emulator.state.message(people.alice.id, sent.message_id)
+    photo = message.content.photo
+    assert photo is not None and photo[-1].data == hand
+    assert message.content.caption == "hand"
+
+
+@pytest.mark.rule("privacy.map")
+async def test_a_private_board_with_a_peeked_goal_is_never_sent_as_the_groups_photo(
+    emulator: BotApiEmulator, sender: Sender, people: People
+) -> None:
+    """Bob peeked at nothing: his board is the group's photo, sent by its file id; Alice looked
+    at a goal with a map: her board is uploaded on its own and shows what she saw."""
+    from tests.render import boards as b
+    from tests.tgbot.test_pictures import EN, GAME, _peeked_without_hands
+    from tgbot import menus
+    from tgbot.pictures import Pictures
+
+    alice, bob = people.alice.id, people.bob.id
+    base = b.dug(b.base(seed=3), 12, seed=3)
+    ids = dict(zip(base.players, (alice, bob, 3, 4, 5), strict=True))
+    state = _peeked_without_hands(dataclasses.replace(base, players=tuple(ids.values())), alice)
+    names = {ids[p]: n for p, n in b.NAMES.items()}
+    pictures = Pictures()
+    group = await sender.group_photo(people.group.id, None, pictures.board(state, names), "b")
+    sent = {}
+    for user in (bob, alice):
+        home = menus.home(menus.Seat(GAME, state, user, names, EN))
+        sent[user] = await sender.private_photo(
+            user, pictures.screen(state, user, home, names), "", []
+        )
+    assert emulator.state.photo_uploads == 2
+    assert group.message_id is not None
+
+    def photo(chat: int, message: int | None) -> tuple[str, bytes]:
+        assert message is not None
+        sizes = emulator.state.message(chat, message).content.photo
+        assert sizes is not None
+        return sizes[-1].file_unique_id, sizes[-1].data
+
+    shown = photo(people.group.id, group.message_id)
+    assert photo(bob, sent[bob].message_id) == shown
+    mine = photo(alice, sent[alice].message_id)
+    assert mine[0] != shown[0] and mine[1] != shown[1]

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import (
     Card,
     Edition,
+    GameState,
     IllegalAction,
+    Phase,
     Reason,
     Tool,
     apply,
@@ -17,7 +22,15 @@ from engine import (
     legal_actions,
     new_game,
 )
-from engine.actions import ClearInFront, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
+from engine.actions import (
+    ClearInFront,
+    Discard,
+    PlaceTunnel,
+    PlayOnPlayer,
+    Rockfall,
+    Steal,
+    UseMap,
+)
 
 BAD_CELLS: tuple[object, ...] = (("x", 1), (1,), None, (1.5, 2), (True, False), (1, 2, 3), "E3")
 BAD_VALUES: tuple[object, ...] = (None, "x", -1, 10**30, (), ("a",), 1.5, True)
@@ -39,6 +52,7 @@ def _malformed(card: Card) -> list[object]:
             Discard((card, value)),  # type: ignore[arg-type]
             ClearInFront(value, card),  # type: ignore[arg-type]
             ClearInFront((card, card), value),  # type: ignore[arg-type]
+            Steal(value),  # type: ignore[arg-type]
         ]
     return actions
 
@@ -111,3 +125,77 @@ def test_every_refusal_says_what_where_and_why(edition: Edition) -> None:
                 apply(state, intruder, legal_actions(state, player)[0])
             assert caught.value.detail
     assert len(reasons) >= 8, reasons
+
+
+# Any value at all in any field: cards, cells, ids and junk of every shape.
+_ANY: st.SearchStrategy[object] = st.deferred(
+    lambda: st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**20), 10**20),
+        st.floats(allow_nan=True),
+        st.text(max_size=4),
+        st.sampled_from(list(Card)),
+        st.sampled_from(list(Tool)),
+        st.tuples(st.integers(-12, 12), st.integers(-12, 12)),
+        st.lists(_ANY, max_size=3).map(tuple),
+        st.lists(st.sampled_from(list(Card)), max_size=4).map(tuple),
+    )
+)
+_ACTIONS: st.SearchStrategy[object] = st.one_of(
+    st.builds(PlaceTunnel, _ANY, _ANY, _ANY),
+    st.builds(PlayOnPlayer, _ANY, _ANY, _ANY),
+    st.builds(UseMap, _ANY),
+    st.builds(Rockfall, _ANY),
+    st.builds(Discard, _ANY),
+    st.builds(ClearInFront, _ANY, _ANY),
+    st.builds(Steal, _ANY),
+    _ANY,
+)
+
+
+def _theft_state() -> GameState:
+    """A Deluxe state at a round's end waiting for a thief (rule deluxe.payout.theft)."""
+    state = new_game(list(range(1, 6)), edition=Edition.DELUXE, seed=3)
+    seat = state.turn
+    n = len(state.players)
+    state = dataclasses.replace(
+        state,
+        hands=tuple((Card.MAP,) if s == seat else () for s in range(n)),
+        deck=(),
+        in_front=tuple((Card.THEFT,) if s == seat else () for s in range(n)),
+        thefts=(seat,),
+        gold=tuple(1 for _ in range(n)),
+        cache={},
+    )
+    state = apply(state, state.players[seat], Discard((Card.MAP,))).state
+    assert state.phase is Phase.THEFT
+    return state
+
+
+_STATES = (
+    new_game(list(range(1, 6)), edition=Edition.BASE, seed=3),
+    new_game(list(range(1, 6)), edition=Edition.DELUXE, seed=3),
+    _theft_state(),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_STATES), _ACTIONS, st.one_of(st.just(None), _ANY))
+def test_any_action_of_any_shape_applies_or_is_an_illegal_action(
+    state: GameState, action: object, player: object
+) -> None:
+    """Whatever the fields hold (and whoever acts), apply plays a legal action or raises
+    IllegalAction with a reason, and the state it was tried on does not change."""
+    who = current_player(state) if player is None else player
+    before = dataclasses.replace(state, cache={})
+    # Exactly an offered action: (True, 0) == (1, 0) and 1.0 == 1, but neither is offered.
+    offered = {repr(a) for a in legal_actions(state, who)}  # type: ignore[arg-type]
+    legal = repr(action) in offered
+    try:
+        apply(state, who, action)  # type: ignore[arg-type]
+    except IllegalAction as refusal:
+        assert isinstance(refusal.reason, Reason) and not legal
+    else:
+        assert legal, action
+    assert state == before

@@ -123,6 +123,9 @@ def live_buttons(pane: Locator) -> Locator:
     return pane.get_by_test_id("message").last.get_by_test_id("kb-button")
 
 
+STEAL = "💰 "  # the thief's buttons ("💰 Steal from …", "💰 …님에게서 훔치기")
+
+
 def labels(pane: Locator) -> list[str]:
     """The labels of the newest message's buttons."""
     return [text.strip() for text in live_buttons(pane).all_inner_texts()]
@@ -135,10 +138,14 @@ def tap(page: Page, pane: Locator, label: str) -> None:
 
 
 def whose_turn(page: Page) -> tuple[str, Language]:
-    """The seat whose private hand offers a discard: the one to play."""
+    """The seat whose private hand offers a discard (or, at a round's end, a theft): the one to
+    play."""
     for _ in range(3):
         for name, lang in SEATS:
-            if texts(lang).pgettext("button", "🗑 Discard") in labels(open_private(page, name)):
+            shown = labels(open_private(page, name))
+            if texts(lang).pgettext("button", "🗑 Discard") in shown or any(
+                label.startswith(STEAL) for label in shown
+            ):
                 return name, lang
         page.wait_for_timeout(300)
     raise AssertionError("nobody is offered a move")
@@ -147,6 +154,10 @@ def whose_turn(page: Page) -> tuple[str, Language]:
 def play_turn(page: Page, name: str, lang: Language) -> str:
     """Tap through the hand: the first card with a legal move to its confirm, else a discard."""
     pane = open_private(page, name)
+    steals = [label for label in labels(pane) if label.startswith(STEAL)]
+    if steals:  # a thief at a round's end (rule deluxe.payout.theft): the first player offered
+        tap(page, pane, steals[0])
+        return "theft"
     confirm, back = (
         texts(lang).pgettext("button", "✅ Confirm"),
         texts(lang).pgettext("button", "↩️ Back"),

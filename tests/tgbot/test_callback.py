@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ai import Level
 from engine import Edition, Tool
 from tgbot import callback as cb
 from tgbot import links
@@ -24,6 +25,7 @@ spots = st.integers(1, cb.MAX_SPOT)
 seats = st.integers(0, cb.MAX_SEAT)
 goals = st.integers(0, cb.GOAL_COUNT - 1)
 tools = st.sampled_from(Tool)
+levels = st.sampled_from([Level.HEURISTIC, Level.SEARCH])  # the levels a button offers
 
 
 def _sets(lo: int, hi: int) -> st.SearchStrategy[frozenset[int]]:
@@ -45,9 +47,9 @@ STRATEGIES: dict[type[Any], st.SearchStrategy[Any]] = {
     cb.SetTurnLimit: _gv(
         cb.SetTurnLimit, hours=st.none() | st.integers(1, cb.MAX_TURN_LIMIT_HOURS)
     ),
-    cb.AddComputer: _gv(cb.AddComputer),
+    cb.AddComputer: _gv(cb.AddComputer, level=levels),
     cb.RemoveComputer: _gv(cb.RemoveComputer),
-    cb.SetComputers: _gv(cb.SetComputers, count=seats),
+    cb.SetComputers: _gv(cb.SetComputers, count=seats, level=levels),
     cb.ShowHand: _gv(cb.ShowHand),
     cb.PickCard: _gv(cb.PickCard, card=hand),
     cb.TurnCard: _gv(cb.TurnCard, card=hand),
@@ -63,6 +65,7 @@ STRATEGIES: dict[type[Any], st.SearchStrategy[Any]] = {
     cb.ToggleDiscard: _gv(cb.ToggleDiscard, card=hand, selected=_sets(0, 10)),
     cb.ConfirmDiscard: _gv(cb.ConfirmDiscard, selected=_sets(1, cb.MAX_DISCARD)),
     cb.ClearFront: _gv(cb.ClearFront, selected=_sets(2, 2), item=st.integers(0, 9)),
+    cb.StealFrom: _gv(cb.StealFrom, seat=st.integers(0, cb.MAX_SEAT)),
     cb.ReplayRound: st.builds(cb.ReplayRound, game=game_ids, round=st.integers(1, cb.ROUNDS)),
     cb.Rematch: st.builds(cb.Rematch, game=game_ids),
     cb.ConfirmRematch: st.builds(cb.ConfirmRematch, game=game_ids),
@@ -83,9 +86,9 @@ LARGEST: list[cb.Command] = [
     cb.SetEdition(GID, V, Edition.DELUXE),
     cb.ToggleVariant(GID, V, cb.Variant.GREEDY_DWARF),
     cb.SetTurnLimit(GID, V, cb.MAX_TURN_LIMIT_HOURS),
-    cb.AddComputer(GID, V),
+    cb.AddComputer(GID, V, Level.HEURISTIC),
     cb.RemoveComputer(GID, V),
-    cb.SetComputers(GID, V, cb.MAX_SEAT),
+    cb.SetComputers(GID, V, cb.MAX_SEAT, Level.SEARCH),
     cb.ShowHand(GID, V),
     cb.PickCard(GID, V, 9),
     cb.TurnCard(GID, V, 9),
@@ -101,6 +104,7 @@ LARGEST: list[cb.Command] = [
     cb.ToggleDiscard(GID, V, 9, ALL),
     cb.ConfirmDiscard(GID, V, frozenset({7, 8, 9})),
     cb.ClearFront(GID, V, frozenset({8, 9}), 9),
+    cb.StealFrom(GID, V, cb.MAX_SEAT),
     cb.ReplayRound(GID, cb.ROUNDS),
     cb.Rematch(GID),
     cb.ConfirmRematch(GID),
@@ -242,6 +246,7 @@ def test_malformed_data_decodes_to_none(data: Any) -> None:
         cb.ConfirmDiscard(GID, 1, frozenset()),
         cb.ToggleDiscard(GID, 1, 0, frozenset({10})),
         cb.ClearFront(GID, 1, frozenset({1}), 0),
+        cb.StealFrom(GID, 1, cb.MAX_SEAT + 1),
     ],
 )
 def test_encode_refuses_values_out_of_range(command: cb.Command) -> None:
@@ -289,3 +294,13 @@ def test_payload_helpers_refuse_bad_ids_and_build_links() -> None:
         links.start_link("sabbot", links.join_payload(GID))
         == "https://t.me/sabbot?start=join-Ab3dE9xYz0"
     )
+
+
+def test_no_button_adds_a_random_computer_player() -> None:
+    """`random` is for tests only: it cannot be written on a button, nor read from one."""
+    with pytest.raises(ValueError):
+        cb.encode(cb.AddComputer(GID, 1, Level.RANDOM))
+    strong = cb.encode(cb.AddComputer(GID, 1, Level.SEARCH))
+    assert cb.decode(strong) == cb.AddComputer(GID, 1, Level.SEARCH)
+    assert cb.decode(strong[:-1] + "r") is None
+    assert cb.decode(strong.rsplit(cb.SEP, 1)[0]) is None  # the old form, without a level

@@ -9,6 +9,8 @@ from redis.asyncio import Redis
 from engine import Discard, apply, current_player, legal_actions, new_game
 from tgbot.clocks import (
     AUTO_DELAY_SECONDS,
+    CLAIM_LEASE_SECONDS,
+    CLAIMED,
     Deadline,
     DeadlineKind,
     deadlines,
@@ -75,6 +77,50 @@ async def test_each_due_deadline_is_claimed_by_exactly_one_caller(
     flat = [m for c in claims for m in c]
     assert sorted(flat) == sorted(d.member for d in due)
     assert len(flat) == len(set(flat))
+    held = 500.0 + CLAIM_LEASE_SECONDS
+    marks = sorted(CLAIMED + m for m in flat)
+    assert await index.pending() == [*((c, held) for c in marks), (later.member, 10_000.0)]
+    assert await index.claim_due(held - 1) == []
+    await asyncio.gather(*(index.done(m) for m in flat))
     assert await index.pending() == [(later.member, 10_000.0)]
     assert await index.next_due() == 10_000.0
     assert await index.claim_due(9_999) == []
+
+
+async def test_a_claim_left_unserved_comes_back_after_its_lease(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """A process that claimed a deadline and died: another claims it once the lease ends; a
+    deadline scheduled again while claimed is kept when the first claim is done, and a deadline
+    due twice (itself and its stale claim) is handed out once."""
+    index = DeadlineIndex(redis_client, prefix=key_prefix)
+    first = Deadline("g000000001", 3, DeadlineKind.COMPUTER, 100.5)
+    again = Deadline("g000000002", 4, DeadlineKind.COMPUTER, 100.5)
+    await index.add([first, again])
+    assert sorted(await index.claim_due(100.5)) == sorted([first.member, again.member])
+    assert await index.claim_due(100.5 + CLAIM_LEASE_SECONDS - 0.25) == []
+    retry = Deadline(again.game, 4, DeadlineKind.COMPUTER, 100.5 + CLAIM_LEASE_SECONDS)
+    await index.add([retry])
+    await index.done(again.member)
+    assert await index.pending() == [
+        (CLAIMED + first.member, 100.5 + CLAIM_LEASE_SECONDS),
+        (again.member, 100.5 + CLAIM_LEASE_SECONDS),
+    ]
+    await index.add([Deadline(first.game, 3, DeadlineKind.COMPUTER, 130.0)])
+    due = await index.claim_due(100.5 + CLAIM_LEASE_SECONDS)
+    assert sorted(due) == sorted([first.member, again.member])
+
+
+async def test_a_turns_deadlines_are_replaced_by_the_next_turns_at_once(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    index = DeadlineIndex(redis_client, prefix=key_prefix)
+    turn = [Deadline("g000000001", 3, k, 100) for k in (DeadlineKind.REMIND, DeadlineKind.TIMEOUT)]
+    other = Deadline("g000000002", 1, DeadlineKind.TIMEOUT, 50)
+    await index.add([*turn, other])
+    nxt = Deadline("g000000001", 4, DeadlineKind.TIMEOUT, 200)
+    await index.replace([d.member for d in turn], [nxt])
+    assert await index.pending() == [(other.member, 50.0), (nxt.member, 200.0)]
+    await index.replace([], [])  # nothing to do is fine
+    await index.replace([other.member], [])
+    assert await index.pending() == [(nxt.member, 200.0)]

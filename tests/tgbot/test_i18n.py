@@ -15,6 +15,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
+from ai import Level
 from engine import Card, Edition, Reason, Role, Side, Tool
 from engine.cards import GOAL_SPOTS
 from tgbot import commands, i18n, lobby_texts, names
@@ -211,6 +212,7 @@ def test_every_name_the_game_needs_is_marked() -> None:
     assert set(names.TOOLS) == set(Tool)
     assert set(names.EDITIONS) == set(Edition)
     assert set(names.REASONS) == set(Reason)
+    assert set(names.LEVELS) == set(Level)
     assert set(lobby_texts.VARIANTS) == set(Variant)
     assert len(names.GOALS) == len(GOAL_SPOTS)
     assert {c.name for c in commands.COMMANDS} >= {"new", "join", "start", "help", "lang"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tgbot.notices import Rendered as R
 from tgbot.outbox import Owed, board_posted, owe, private_sent, text_sent
 
 
@@ -10,7 +11,7 @@ def test_board_posts_coalesce_and_the_newest_wins() -> None:
     owed = owe(Owed(), lines=["A placed a card"], board_version=5, fresh=[2], edits=[1])
     owed = owe(owed, lines=["B discarded"], board_version=6, fresh=[3], edits=[2])
     assert owed.board_version == 6
-    assert owed.board_lines == ("A placed a card", "B discarded")
+    assert owed.board_lines == (R("A placed a card"), R("B discarded"))
     assert owed.fresh == (2, 3) and owed.edits == (1,)  # 2 is owed a fresh message already
     posted = board_posted(owed, 6, owed.board_lines)
     assert posted.board_version is None and posted.board_lines == ()
@@ -20,17 +21,17 @@ def test_a_board_posted_before_a_later_move_leaves_that_move_owed() -> None:
     """A post of version 5 does not pay a board owed for version 6."""
     owed = owe(Owed(), lines=["one"], board_version=5)
     owed = owe(owed, lines=["two"], board_version=6)
-    after = board_posted(owed, 5, ("one",))
-    assert after.board_version == 6 and after.board_lines == ("two",)
+    after = board_posted(owed, 5, (R("one"),))
+    assert after.board_version == 6 and after.board_lines == (R("two"),)
     assert not after.is_empty
 
 
 def test_texts_go_in_order_and_private_messages_are_struck_off() -> None:
     """Texts leave the front of the queue; a fresh message also covers an owed edit."""
     owed = owe(Owed(), texts=["round over", "next round"], fresh=[7], edits=[8])
-    owed = text_sent(owed, "next round")  # not the first: nothing changes
-    assert owed.texts == ("round over", "next round")
-    owed = text_sent(text_sent(owed, "round over"), "next round")
+    owed = text_sent(owed, R("next round"))  # not the first: nothing changes
+    assert owed.texts == (R("round over"), R("next round"))
+    owed = text_sent(text_sent(owed, R("round over")), R("next round"))
     owed = private_sent(private_sent(owed, 7, fresh=True), 8, fresh=False)
     assert owed.is_empty
 
@@ -40,7 +41,7 @@ def test_notes_ride_on_a_players_next_live_message_and_deletions_are_owed() -> N
     from tgbot.outbox import delete_later, deleted, notes_for
 
     owed = owe(Owed(), notes=[(5, "Time is up")])
-    assert owed.edits == (5,) and notes_for(owed, 5) == ("Time is up",)
+    assert owed.edits == (5,) and notes_for(owed, 5) == (R("Time is up"),)
     owed = private_sent(owed, 5, fresh=False)
     assert notes_for(owed, 5) == () and owed.is_empty
     owed = delete_later(delete_later(Owed(), -1, 10), -1, 10)
@@ -51,6 +52,6 @@ def test_notes_ride_on_a_players_next_live_message_and_deletions_are_owed() -> N
 
 def test_a_text_sent_in_parts_keeps_the_rest_owed_in_its_place() -> None:
     owed = owe(Owed(), texts=["long summary", "next"])
-    owed = text_sent(owed, "long summary", rest="second half")
-    assert owed.texts == ("second half", "next")
-    assert text_sent(owed, "second half").texts == ("next",)
+    owed = text_sent(owed, R("long summary"), rest="second half")
+    assert owed.texts == (R("second half"), R("next"))
+    assert text_sent(owed, R("second half")).texts == (R("next"),)

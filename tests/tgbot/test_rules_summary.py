@@ -47,9 +47,10 @@ def test_the_deluxe_summary_states_the_engines_numbers() -> None:
 
 @pytest.mark.rule("deluxe.payout.theft", "deluxe.place.doors")
 def test_the_summary_says_what_the_engine_does_with_thefts_and_doors() -> None:
-    """The engine's theft takes from the richest; doors decide winners, they block nobody."""
+    """The thief chooses whom to steal from; doors decide winners, they block nobody."""
     _, deluxe = rules_texts(EN)
-    assert "richest other player" in deluxe and "richest" in RULES_DOC
+    assert "another player of their choice who has gold" in deluxe and "richest" not in deluxe
+    assert "the thief is not asked" in RULES_DOC
     assert "everyone digs through them" in deluxe
     assert "only miners of that colour" not in deluxe
 

@@ -496,3 +496,42 @@ async def test_the_memory_store_lets_a_finished_record_expire_after_its_ttl() ->
     now[0] += 1
     assert await store.load(created.game_id) is None
     assert not await store.finish(created.game_id, ttl_seconds=60)
+
+
+class _Counting(RedisStore):
+    """A Redis store that counts its loads (each is a round trip)."""
+
+    loads = 0
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        self.loads += 1
+        return await super().load(game_id)
+
+
+async def test_a_change_to_the_record_last_seen_is_one_compare_and_set_without_a_load(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    mine, theirs = (
+        _Counting(redis_client, prefix=key_prefix),
+        RedisStore(redis_client, prefix=key_prefix),
+    )
+    created = await mine.create(_record())
+    first = await mine.update(created.game_id, _touch(T0 + 1))
+    assert first.saved and mine.loads == 1
+    second = await mine.update(created.game_id, _touch(T0 + 2))
+    assert second.saved and mine.loads == 1  # decided on the record it saved: no load
+    # Another process saves in between: the compare-and-set fails, the change is decided again
+    # on the record loaded afresh, and nothing the other process wrote is lost.
+    await theirs.update(created.game_id, lambda r: Decision(None, r and replace(r, title="other")))
+    third = await mine.update(created.game_id, _touch(T0 + 3))
+    assert third.saved and mine.loads == 2
+    stored = await theirs.load(created.game_id)
+    assert stored is not None and (stored.title, stored.updated_at, stored.rev) == (
+        "other",
+        T0 + 3,
+        5,
+    )
+    # A decision that writes nothing is made on a fresh load, never on the record kept.
+    await theirs.update(created.game_id, lambda r: Decision(None, r and replace(r, title="new")))
+    seen = await mine.update(created.game_id, lambda r: Decision(r and r.title, None))
+    assert seen.result == "new" and not seen.saved

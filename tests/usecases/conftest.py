@@ -190,10 +190,10 @@ class Table:
         return gid
 
     async def add_computers(self, gid: str, count: int, uid: int = ANN) -> None:
-        """The lobby's creator taps "Add a computer" `count` times."""
+        """The lobby's creator taps "Add: strong" `count` times."""
         for _ in range(count):
             lobby = (await self.record(gid)).lobby
-            toast = await self.lobby_tap(uid, AddComputer(gid, lobby.revision))
+            toast = await self.lobby_tap(uid, AddComputer(gid, lobby.revision, Level.SEARCH))
             added = (await self.record(gid)).lobby.computers
             assert len(added) == len(lobby.computers) + 1, toast
 

@@ -3,28 +3,40 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from ai import Level
 from engine import Edition
+from tgbot import computer
 from tgbot.callback import (
     AddComputer,
+    GameCommand,
     LeaveGame,
     RemoveComputer,
     SetComputers,
     SetEdition,
+    SetLanguage,
     StartGame,
 )
-from tgbot.i18n import Language
+from tgbot.i18n import LANGUAGES, Language, texts
+from tgbot.names import computer_index, computer_name, level_name, local_computer_name
+from tgbot.presenter import names_of
 from tgbot.records import GameRecord, Status
 
-from .conftest import ANN, BOB, CAT, GROUP, OTHER_GROUP, Table
+from .conftest import ANN, BOB, CAT, GROUP, OTHER_GROUP, Table, person
 
 
 def _computers(record: GameRecord) -> list[tuple[int, str]]:
     return [(p.user_id, p.name) for p in record.lobby.computers]
 
 
-async def _tap(table: Table, gid: str, uid: int, make: type, chat: int = GROUP) -> str:
+def _add_strong(gid: str, revision: int) -> AddComputer:
+    return AddComputer(gid, revision, Level.SEARCH)
+
+
+async def _tap(
+    table: Table, gid: str, uid: int, make: Callable[[str, int], GameCommand], chat: int = GROUP
+) -> str:
     revision = (await table.record(gid)).lobby.revision
     return (await table.lobby_tap(uid, make(gid, revision), chat)).text
 
@@ -34,7 +46,31 @@ async def test_the_lobby_offers_to_add_and_remove_computer_players(table: Table)
     (lobby,) = table.group()
     assert lobby.keyboard is not None
     labels = [b.label for row in lobby.keyboard for b in row]
-    assert "🤖 Add a computer" in labels and "🤖 Remove a computer" in labels
+    assert "🤖 Add: easy" in labels and "🤖 Add: strong" in labels
+    assert "🤖 Remove a computer" in labels
+
+
+async def test_the_creator_picks_each_computer_player_s_level(table: Table) -> None:
+    """Easy plays the heuristic level, strong the search; the lobby says which next to the
+    name; a person the computer stands in for is played at the strong level all the same."""
+    gid = await table.open()
+    await table.join(gid, ANN)
+    for level in (Level.HEURISTIC, Level.SEARCH):
+        revision = (await table.record(gid)).lobby.revision
+        assert (await table.lobby_tap(ANN, AddComputer(gid, revision, level))).text == "Saved."
+    record = await table.record(gid)
+    assert [(p.name, p.computer) for p in record.lobby.computers] == [
+        ("Borin", Level.HEURISTIC),
+        ("Dagna", Level.SEARCH),
+    ]
+    text = table.group()[0].text
+    assert "2. 🤖 Borin (easy)\n3. 🤖 Dagna (strong)" in text
+    await table.service.tap(person(ANN), SetLanguage(Language("ko")), GROUP, None)
+    korean = texts(Language("ko"))
+    easy = level_name(korean, Level.HEURISTIC)
+    assert f"2. 🤖 보린 ({easy})" in table.group()[0].text
+    assert computer.level_of(record, -1) is Level.HEURISTIC
+    assert computer.level_of(record, ANN) is Level.SEARCH  # a stand-in
 
 
 async def test_the_creator_adds_computer_players_with_names_and_negative_ids(table: Table) -> None:
@@ -45,16 +81,62 @@ async def test_the_creator_adds_computer_players_with_names_and_negative_ids(tab
     assert _computers(record) == [(-1, "Borin"), (-2, "Dagna")]
     assert all(p.computer is Level.SEARCH for p in record.lobby.computers)
     (lobby,) = table.group()
-    assert "1. Ann\n2. 🤖 Borin\n3. 🤖 Dagna" in lobby.text
+    assert "1. Ann\n2. 🤖 Borin (strong)\n3. 🤖 Dagna (strong)" in lobby.text
     assert "Ready! Ann can start the game." in lobby.text
     assert await table.store.user_games(-1) == ()
 
 
-async def test_a_group_in_korean_gets_korean_names(table: Table) -> None:
+async def test_a_group_in_korean_shows_korean_names(table: Table) -> None:
     gid = await table.open()
     await table.ctx.change(gid, lambda r: dataclasses.replace(r, language=Language("ko")))
     await table.add_computers(gid, 1)
-    assert _computers(await table.record(gid)) == [(-1, "보린")]
+    assert _computers(await table.record(gid)) == [(-1, "Borin")]  # stored in English
+    assert "🤖 보린" in table.group()[0].text
+
+
+async def test_computer_names_follow_the_group_s_language_when_it_changes(table: Table) -> None:
+    """Names are translated where they are shown, not when the computer was added."""
+    gid = await table.open()
+    await table.join(gid, ANN)
+    await table.add_computers(gid, 2)
+    assert "🤖 Borin" in table.group()[0].text
+    await table.service.tap(person(ANN), SetLanguage(Language("ko")), GROUP, None)
+    text = table.group()[0].text
+    assert "🤖 보린" in text and "Borin" not in text
+    await table.service.tap(person(ANN), SetLanguage(Language("en")), GROUP, None)
+    assert "🤖 Borin" in table.group()[0].text and "보린" not in table.group()[0].text
+
+
+async def test_a_name_stored_in_korean_by_an_older_record_is_shown_in_english(
+    table: Table,
+) -> None:
+    gid = await table.open()
+    await table.add_computers(gid, 1)
+
+    def korean_name(record: GameRecord) -> GameRecord:
+        (borin,) = record.lobby.computers
+        return dataclasses.replace(
+            record, lobby=record.lobby.changed(players=(dataclasses.replace(borin, name="보린"),))
+        )
+
+    await table.ctx.change(gid, korean_name)
+    record = await table.record(gid)
+    assert names_of(record)[-1] == "🤖 Borin"
+    assert names_of(record, Language("ko"))[-1] == "🤖 보린"
+    await table.add_computers(gid, 1)  # the next name is not Borin again
+    assert _computers(await table.record(gid)) == [(-1, "보린"), (-2, "Dagna")]
+
+
+def test_every_computer_name_is_known_in_every_language() -> None:
+    for lang in LANGUAGES:
+        tr = texts(lang)
+        for index in (0, 5, 11, 12, 25):
+            name = computer_name(tr, index)
+            assert computer_index(name) == index, name
+            assert local_computer_name(texts(Language("en")), name) == computer_name(
+                texts(Language("en")), index
+            )
+    assert computer_index("Ann") is None and computer_index("Borin 1") is None
 
 
 async def test_only_the_creator_adds_or_removes_computer_players(table: Table) -> None:
@@ -62,7 +144,7 @@ async def test_only_the_creator_adds_or_removes_computer_players(table: Table) -
     await table.join(gid, BOB)
     await table.add_computers(gid, 1)
     before = await table.record(gid)
-    for make in (AddComputer, RemoveComputer):
+    for make in (_add_strong, RemoveComputer):
         assert await _tap(table, gid, BOB, make) == "Only Ann can do that for now."
     assert await table.record(gid) == before
 
@@ -91,7 +173,7 @@ async def test_computer_players_fill_seats_up_to_the_edition_s_limit(table: Tabl
     await table.join(gid, ANN)
     await table.add_computers(gid, 9)  # base seats 10
     before = await table.record(gid)
-    assert await _tap(table, gid, ANN, AddComputer) == "The game is full."
+    assert await _tap(table, gid, ANN, _add_strong) == "The game is full."
     assert await table.record(gid) == before
     await table.join(gid, BOB)
     assert table.said(BOB)[-1] == "The game is full."
@@ -102,7 +184,7 @@ async def test_a_stale_computer_button_redraws_and_changes_nothing(table: Table)
     old = (await table.record(gid)).lobby.revision
     await table.join(gid, ANN)
     before = await table.record(gid)
-    toast = await table.lobby_tap(ANN, AddComputer(gid, old))
+    toast = await table.lobby_tap(ANN, AddComputer(gid, old, Level.SEARCH))
     assert toast.text == "That button was out of date; the lobby has been updated."
     assert await table.record(gid) == before
 
@@ -111,11 +193,13 @@ async def test_forged_computer_buttons_are_refused_and_change_nothing(table: Tab
     gid = await table.open()
     before = await table.record(gid)
     revision = before.lobby.revision
-    toast = await table.lobby_tap(ANN, SetComputers(gid, revision, 3))  # a practice button
+    toast = await table.lobby_tap(
+        ANN, SetComputers(gid, revision, 3, Level.SEARCH)
+    )  # a practice button
     assert toast.alert and toast.text == "This button is not valid."
-    toast = await table.lobby_tap(ANN, AddComputer(gid, revision), OTHER_GROUP)
+    toast = await table.lobby_tap(ANN, AddComputer(gid, revision, Level.SEARCH), OTHER_GROUP)
     assert toast.alert and toast.text == "These buttons are not yours."
-    toast = await table.lobby_tap(ANN, AddComputer("Gone000001", 0))
+    toast = await table.lobby_tap(ANN, AddComputer("Gone000001", 0, Level.SEARCH))
     assert toast.text == "This game no longer exists."
     assert await table.record(gid) == before
 
@@ -123,7 +207,7 @@ async def test_forged_computer_buttons_are_refused_and_change_nothing(table: Tab
 async def test_computer_buttons_during_play_change_nothing(table: Table) -> None:
     gid = await table.start_with_computers()
     before = await table.record(gid)
-    toast = await table.lobby_tap(ANN, AddComputer(gid, before.lobby.revision))
+    toast = await table.lobby_tap(ANN, AddComputer(gid, before.lobby.revision, Level.SEARCH))
     assert toast.text == "The game is already running."
     assert await table.record(gid) == before
 

@@ -8,8 +8,10 @@ import pytest
 
 from ai import Level
 from engine import Edition, Phase, current_player, player_view
+from engine.archive import parse_seat_move
 from tgbot import computer
 from tgbot.callback import SetEdition, SetTurnLimit, ShowHand, StartGame
+from tgbot.clocks import CLAIM_LEASE_SECONDS, Deadline, DeadlineKind
 from tgbot.i18n import Language
 from tgbot.records import GameRecord, Status, record_from_json, record_to_json
 
@@ -264,3 +266,29 @@ async def test_a_computer_s_turn_lost_with_a_process_is_resumed_by_board_or_a_ta
         assert list(table.deadlines.due) == [f"{gid}:{version}:computer"]
         await table.service.sweep()
         assert (await table.state(gid)).version == version + 1
+
+
+async def test_a_computer_s_turn_claimed_by_a_process_that_died_is_played_once() -> None:
+    """A process claims the computer's turn and dies before saving: the sweeper after the claim's
+    lease plays it, once; sweeping the same deadline again changes nothing."""
+    table = Table()
+    gid = await table.start_with_computers((ANN,), 2, Level.HEURISTIC)
+    while await table.to_act(gid) == ANN:
+        await table.discard(gid)
+    computer_id = await table.to_act(gid)
+    version = (await table.state(gid)).version
+    member = f"{gid}:{version}:computer"
+    assert await table.deadlines.claim_due(table.clock()) == [member]  # claimed, then dropped
+    await table.service.sweep()
+    assert (await table.state(gid)).version == version  # held by the dead process's claim
+    table.clock.advance(CLAIM_LEASE_SECONDS)
+    await table.service.sweep()
+    record = await table.record(gid)
+    assert record.state is not None and record.state.version == version + 1
+    assert len(record.moves) == version + 1
+    assert parse_seat_move(record.state.players, record.moves[version])[0] == computer_id
+    moves = record.moves
+    await table.deadlines.add([Deadline(gid, version, DeadlineKind.COMPUTER, table.clock())])
+    await table.service.sweep()  # the stale turn again: its version is past
+    assert (await table.record(gid)).moves[: len(moves)] == moves
+    assert member not in dict(await table.deadlines.pending())

@@ -22,6 +22,7 @@ from tgbot.callback import (
 )
 from tgbot.clocks import stand_in_move
 from tgbot.i18n import texts
+from tgbot.notices import Rendered
 from tgbot.records import GameRecord, Lobby, LobbyPlayer, Status
 from tgbot.usecases.lobby_decisions import (
     START_GRACE_SECONDS,
@@ -247,4 +248,4 @@ def test_a_stand_in_move_keeps_the_misses() -> None:
     assert move is not None
     transition = apply(record.state, actor, move)
     new = moved(record, transition, actor, T0, action=move, stand_in=True, texts=["x"])
-    assert dict(new.misses)[actor] == 1 and new.owed.texts[0] == "x"
+    assert dict(new.misses)[actor] == 1 and new.owed.texts[0] == Rendered("x")

@@ -12,12 +12,13 @@ import dataclasses
 
 from tgbot.callback import CancelGame, ConfirmDiscard, GameId, StartGame
 from tgbot.fitting import CAPTION_LIMIT, visible
+from tgbot.notice_texts import render
 from tgbot.outbox import BACKOFF_FIRST, attempts_in, owe, waiting
 from tgbot.ports import Fate
 from tgbot.records import GameRecord
 from tgbot.service import Toast
 
-from .conftest import ANN, BOB, CAT, GROUP, Table, person
+from .conftest import ANN, BOB, CAT, EN, GROUP, Table, person
 
 
 async def _board_owed(table: Table, gid: str) -> int:
@@ -57,7 +58,7 @@ async def test_a_5xx_on_the_board_keeps_it_owed_and_the_group_waits(table: Table
     after = await table.record(gid)
     assert after.owed.is_empty and after.owed.waits == ()
     caption = table.sender.live(GROUP, "photo")[0].text
-    assert "your turn" in caption and record.owed.board_lines[0] in caption
+    assert "your turn" in caption and render(record.owed.board_lines[0], record, EN) in caption
 
 
 async def test_the_back_off_doubles_and_a_429_waits_as_long_as_telegram_says(
@@ -255,7 +256,8 @@ async def test_many_move_lines_never_cut_the_caption_or_the_mention(table: Table
     for _ in range(30):
         await table.discard(gid)
         table.clock.advance(0.01)
-    lines = (await table.record(gid)).owed.board_lines
+    record = await table.record(gid)
+    lines = [render(m, record, EN) for m in record.owed.board_lines]
     assert visible("\n".join(lines)) > CAPTION_LIMIT
     table.sender.failures.clear()
     await _retry_until_delivered(table, gid)
@@ -276,7 +278,8 @@ async def test_the_lobby_saying_the_game_started_survives_a_5xx(table: Table) ->
     revision = (await table.record(gid)).lobby.revision
     assert (await table.lobby_tap(ANN, StartGame(gid, revision))).text == "Done!"
     record = await table.record(gid)
-    assert record.owed.lobby_text is not None and "has started" in record.owed.lobby_text
+    assert record.owed.lobby_text is not None
+    assert "has started" in render(record.owed.lobby_text, record, EN)
     table.clock.advance(1.1)
     await table.service.sweep()
     lobby = next(

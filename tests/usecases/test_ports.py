@@ -3,7 +3,7 @@ fake sender (the lease's holder rules run over Redis and memory in tests/tgbot/t
 
 from __future__ import annotations
 
-from tgbot.clocks import Deadline, DeadlineKind
+from tgbot.clocks import CLAIM_LEASE_SECONDS, Deadline, DeadlineKind
 from tgbot.fake_sender import FakeSender
 from tgbot.memory_ports import MemoryBudget, MemoryDeadlines, MemoryLease, MemoryLedger
 from tgbot.ports import Fate
@@ -34,7 +34,28 @@ async def test_deadlines_are_claimed_when_due_and_once() -> None:
     await index.add([_deadline(1, 10), _deadline(2, 20), _deadline(3, 5, DeadlineKind.REMIND)])
     assert await index.claim_due(9) == ["g:3:remind"]
     assert await index.claim_due(20) == ["g:1:timeout", "g:2:timeout"]
+    for member in ("g:3:remind", "g:1:timeout", "g:2:timeout"):
+        await index.done(member)
     assert await index.claim_due(100) == []
+    assert await index.pending() == []
+
+
+async def test_a_claim_never_done_is_due_again_when_its_lease_ends() -> None:
+    """A process that died after claiming leaves the deadline to the next sweep after the lease."""
+    index = MemoryDeadlines()
+    await index.add([_deadline(1, 10)])
+    assert await index.claim_due(10) == ["g:1:timeout"]
+    assert await index.claim_due(10 + CLAIM_LEASE_SECONDS - 1) == []
+    assert await index.claim_due(10 + CLAIM_LEASE_SECONDS) == ["g:1:timeout"]
+
+
+async def test_a_deadline_scheduled_again_while_claimed_is_kept_by_done() -> None:
+    index = MemoryDeadlines()
+    await index.add([_deadline(1, 10)])
+    assert await index.claim_due(10) == ["g:1:timeout"]
+    await index.add([_deadline(1, 10 + CLAIM_LEASE_SECONDS)])  # a retry, as late as the lease
+    await index.done("g:1:timeout")
+    assert await index.pending() == [("g:1:timeout", 10 + CLAIM_LEASE_SECONDS)]
 
 
 async def test_deadlines_claimed_at_most_a_limit_at_a_time() -> None:

@@ -12,8 +12,10 @@ from tgbot.callback import (
     SetEdition,
     SetLanguage,
     SetTurnLimit,
+    ShowHand,
     StartGame,
 )
+from tgbot.clocks import LOBBY_IDLE_SECONDS, PRACTICE_IDLE_SECONDS, Deadline, DeadlineKind
 from tgbot.i18n import Language
 from tgbot.links import join_payload
 from tgbot.records import GameRecord, Status
@@ -67,6 +69,8 @@ async def test_practice_sets_up_a_game_in_the_private_chat(table: Table) -> None
         "▫️ 🤖 2",
         "✅ 🤖 3",
         "▫️ 🤖 4",
+        "▫️ easy",
+        "✅ strong",
         "▶️ Start",
         "✖️ Cancel game",
     ]
@@ -78,14 +82,35 @@ async def test_the_player_picks_the_edition_and_the_opponents(table: Table) -> N
     revision = (await table.record(gid)).lobby.revision
     assert await _tap(table, gid, SetEdition(gid, revision, Edition.DELUXE)) == "Saved."
     revision = (await table.record(gid)).lobby.revision
-    assert await _tap(table, gid, SetComputers(gid, revision, 4)) == "Saved."
+    assert await _tap(table, gid, SetComputers(gid, revision, 4, Level.SEARCH)) == "Saved."
     record = await table.record(gid)
     assert record.lobby.edition is Edition.DELUXE and len(record.lobby.computers) == 4
     revision = record.lobby.revision
-    assert await _tap(table, gid, SetComputers(gid, revision, 2)) == "Saved."
+    assert await _tap(table, gid, SetComputers(gid, revision, 2, Level.SEARCH)) == "Saved."
     assert [p.user_id for p in (await table.record(gid)).lobby.players] == [ANN, -1, -2]
     (setup,) = table.sender.live(ANN)
     assert "Saboteur Deluxe" in setup.text and "You against 2 computer players:" in setup.text
+
+
+async def test_the_player_picks_how_well_the_opponents_play(table: Table) -> None:
+    gid = await _practice(table)
+    assert "They play: strong" in table.sender.live(ANN)[0].text
+    revision = (await table.record(gid)).lobby.revision
+    assert await _tap(table, gid, SetComputers(gid, revision, 3, Level.HEURISTIC)) == "Saved."
+    record = await table.record(gid)
+    assert [p.computer for p in record.lobby.computers] == [Level.HEURISTIC] * 3
+    (setup,) = table.sender.live(ANN)
+    assert "They play: easy" in setup.text and setup.keyboard is not None
+    assert "✅ easy" in [b.label for row in setup.keyboard for b in row]
+    # More opponents keep the level picked; their buttons carry it.
+    more = next(
+        b.command
+        for row in setup.keyboard
+        for b in row
+        if isinstance(b.command, SetComputers) and b.command.count == 4
+    )
+    assert await _tap(table, gid, more) == "Saved."
+    assert [p.computer for p in (await table.record(gid)).lobby.computers] == [Level.HEURISTIC] * 4
 
 
 async def test_forged_practice_buttons_are_refused_and_change_nothing(table: Table) -> None:
@@ -93,9 +118,9 @@ async def test_forged_practice_buttons_are_refused_and_change_nothing(table: Tab
     before = await table.record(gid)
     rev = before.lobby.revision
     for command in (
-        SetComputers(gid, rev, 1),
-        SetComputers(gid, rev, 5),
-        AddComputer(gid, rev),
+        SetComputers(gid, rev, 1, Level.SEARCH),
+        SetComputers(gid, rev, 5, Level.SEARCH),
+        AddComputer(gid, rev, Level.SEARCH),
         LeaveGame(gid, rev),
         JoinGame(gid, rev),
         SetTurnLimit(gid, rev, 1),
@@ -131,13 +156,128 @@ async def test_practice_again_shows_the_set_up_again(table: Table) -> None:
     assert await table.store.active_game(ANN, None) == gid
 
 
-async def test_practice_during_a_practice_game_points_to_it(table: Table) -> None:
+async def test_practice_during_a_practice_game_points_to_it_and_offers_to_end_it(
+    table: Table,
+) -> None:
+    """The hand comes again at the bottom of the chat, under a note whose button ends it."""
     gid = await _started(table)
+    await table.computers_play(gid)
+    before = await table.record(gid)
     await table.service.practice(person(ANN))
-    assert table.said(ANN)[-1] == (
-        "Your practice game is still on: your hand is above. /cancel ends it."
+    note, hand = table.sender.live(ANN)[-2:]
+    assert note.text == (
+        "Your practice game is still on: your hand is just below. Play on, or end it here."
     )
+    assert hand.kind == "photo" and hand.message_id == (await table.record(gid)).messages.hand_of(
+        ANN
+    )
+    assert hand.message_id != before.messages.hand_of(ANN)
+    await _one_board_and_one_hand(table, gid)
     assert await table.store.active_game(ANN, None) == gid
+    assert note.keyboard is not None
+    ((end,),) = note.keyboard
+    assert end.label == "✖️ End the practice game"
+    assert await _tap(table, gid, end.command, BOB) != "The game was cancelled."
+    assert (await table.record(gid)).status is Status.PLAYING  # a stranger's tap: nothing
+    assert await _tap(table, gid, end.command) == "The game was cancelled."
+    assert (await table.record(gid)).status is Status.CANCELLED
+    assert await table.store.active_game(ANN, None) is None
+    await _practice(table)  # the chat is free for the next one
+
+
+async def test_a_practice_game_left_waiting_for_its_player_ends_after_two_days(
+    table: Table,
+) -> None:
+    """The player walked away (or blocked the bot): after PRACTICE_IDLE_SECONDS without their
+    move the game ends, says so on their hand, and frees the chat and every deadline."""
+    gid = await _started(table)
+    await table.computers_play(gid)
+    version = (await table.state(gid)).version
+    record = await table.record(gid)
+    assert await table.deadlines.pending() == [
+        (f"{gid}:{version}:idle", record.turn_started_at + PRACTICE_IDLE_SECONDS)
+    ]
+    table.clock.advance(PRACTICE_IDLE_SECONDS - 1)
+    await table.service.sweep()
+    assert (await table.record(gid)).status is Status.PLAYING
+    table.clock.advance(1)
+    await table.service.sweep()
+    record = await table.record(gid)
+    assert record.status is Status.CANCELLED and record.owed.is_empty
+    ended = "This practice game ended: it waited 48 h for your move. /practice starts a new one."
+    (hand,) = [m for m in table.sender.live(ANN, "photo") if ended in m.text]
+    assert hand.keyboard is None
+    assert await table.store.active_game(ANN, None) is None
+    assert await table.store.user_games(ANN) == ()
+    assert await table.deadlines.pending() == []
+    await _practice(table)
+
+
+async def test_a_practice_game_s_idle_clock_starts_again_at_each_move(table: Table) -> None:
+    gid = await _started(table)
+    await table.computers_play(gid)
+    table.clock.advance(PRACTICE_IDLE_SECONDS - 10)
+    await table.discard(gid)
+    await table.computers_play(gid)
+    table.clock.advance(10)
+    await table.service.sweep()  # the first turn's deadline is gone with the move
+    record = await table.record(gid)
+    assert record.status is Status.PLAYING
+    assert [kind for kind in dict(await table.deadlines.pending())] == [
+        f"{gid}:{record.state.version if record.state else 0}:idle"
+    ]
+
+
+async def test_a_practice_game_from_before_idle_ends_gets_its_deadline_at_a_tap(
+    table: Table,
+) -> None:
+    """A game started before practice games ended has no idle deadline: the player's next tap
+    that is not a move owes it (from the turn's start, as for any other)."""
+    gid = await _started(table)
+    await table.computers_play(gid)
+    table.deadlines.due.clear()
+    record = await table.record(gid)
+    assert record.state is not None
+    await table.hand_tap(ANN, ShowHand(gid, record.state.version))
+    assert await table.deadlines.pending() == [
+        (f"{gid}:{record.state.version}:idle", record.turn_started_at + PRACTICE_IDLE_SECONDS)
+    ]
+
+
+async def test_a_practice_set_up_left_a_day_expires_and_says_so_in_its_words(
+    table: Table,
+) -> None:
+    gid = await _practice(table)
+    table.clock.advance(LOBBY_IDLE_SECONDS)
+    await table.service.sweep()
+    assert (await table.record(gid)).status is Status.CANCELLED
+    (setup,) = table.sender.live(ANN)
+    assert setup.text == "This practice set-up expired after a day. /practice opens a new one."
+    assert await table.store.active_game(ANN, None) is None
+    assert await table.store.user_games(ANN) == ()
+
+
+async def test_an_idle_practice_game_s_player_blocked_the_bot_still_ends(table: Table) -> None:
+    gid = await _started(table)
+    await table.computers_play(gid)
+    table.sender.blocked.add(ANN)
+    table.clock.advance(PRACTICE_IDLE_SECONDS)
+    await table.service.sweep()
+    assert (await table.record(gid)).status is Status.CANCELLED
+    assert await table.store.active_game(ANN, None) is None
+
+
+async def test_a_stale_idle_deadline_changes_nothing(table: Table) -> None:
+    gid = await _started(table)
+    await table.computers_play(gid)
+    version = (await table.state(gid)).version
+    await table.discard(gid)
+    await table.computers_play(gid)
+    before = await table.record(gid)
+    await table.deadlines.add([Deadline(gid, version, DeadlineKind.IDLE, table.clock())])
+    await table.service.sweep()
+    after = await table.record(gid)
+    assert after.status is Status.PLAYING and after.state == before.state
 
 
 async def test_a_started_practice_posts_the_board_and_the_hand_in_the_same_chat(

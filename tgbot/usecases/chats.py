@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import presenter
+from .. import notice_texts, presenter
 from ..callback import SetLanguage
 from ..i18n import Language, texts
+from ..notices import said
 from ..outbox import END, Owed
 from ..records import GameRecord, Status
-from .context import FINISHED_TTL_SECONDS, Context, Person, Toast, player_language
+from .context import FINISHED_TTL_SECONDS, Context, Person, Toast
 from .lobby import refresh_lobby
 from .screens import refresh_private
 from .turns import unschedule
@@ -29,8 +30,13 @@ async def bot_removed(ctx: Context, chat_id: int) -> None:
     now = ctx.now()
 
     def ended(record: GameRecord) -> GameRecord:
-        # Nothing more is said in the group; a game dealt still owes its archive.
-        owed = Owed(replays=(END,)) if record.state is not None else Owed()
+        # Nothing more is said in the group; a game dealt still owes its archive, and each
+        # person is told in private (owed, so a refused send for a passing reason comes later).
+        told = said(notice_texts.bot_removed, chat=presenter.escape_text(record.title))
+        owed = Owed(
+            replays=(END,) if record.state is not None else (),
+            private_texts=tuple((uid, told) for uid in record.human_ids),
+        )
         return dataclasses.replace(record, status=Status.CANCELLED, owed=owed, updated_at=now)
 
     for gid in await ctx.store.chat_games(chat_id):
@@ -39,15 +45,9 @@ async def bot_removed(ctx: Context, chat_id: int) -> None:
             continue
         await ctx.store.finish(gid, FINISHED_TTL_SECONDS)
         await unschedule(ctx, record)
-        chat = presenter.escape_text(record.title)
         for uid in record.human_ids:
             await ctx.store.remove_user_game(uid, gid)
-            tr = texts(player_language(record, uid))
-            removed = tr.gettext(
-                "I was removed from <b>{chat}</b>, so the game there has ended.", chat=chat
-            )
-            await ctx.sender.private_text(uid, removed)
-        await ctx.deliver(gid)  # its archive, for the group's history
+        await ctx.deliver(gid)  # the players' notes, and its archive for the group's history
 
 
 async def choose_language(

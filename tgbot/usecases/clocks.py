@@ -9,16 +9,16 @@ from dataclasses import dataclass
 
 from engine import Discard, Transition, apply, current_player
 
-from .. import presenter
+from .. import notice_texts, presenter
 from ..clocks import MISSES_FOR_AUTO, DeadlineKind, parse_member
 from ..i18n import Texts, texts
-from ..names import card_name
+from ..notices import Message, PlayedForYou, said, told
 from ..outbox import owe
 from ..records import GameRecord, Status, is_computer_id
 from ..store import ContentionError, Decision
 from .computers import Planned, awaited, computer_turn, plan
-from .context import Context, Person, Place, contended, fit, no_game, player_language
-from .lobby import expire
+from .context import Context, Person, Place, contended, fit, no_game
+from .lobby import end_idle_practice, expire
 from .turns import after_move, moved
 
 log = logging.getLogger(__name__)
@@ -28,13 +28,13 @@ log = logging.getLogger(__name__)
 class Served:
     """What a due deadline decided: a reminder to send, or a move made (its version before)."""
 
-    remind: tuple[int, str] | None = None
+    remind: tuple[int, Message] | None = None
     before: int | None = None
 
 
 async def handle_deadline(ctx: Context, member: str) -> None:
-    """A reminder or a timeout of a turn, a computer player's move, or a lobby's expiry; stale
-    ones do nothing."""
+    """A reminder or a timeout of a turn, a computer player's move, a lobby's expiry, or an idle
+    practice game's end; stale ones do nothing."""
     parsed = parse_member(member)
     if parsed is None:
         return
@@ -44,6 +44,9 @@ async def handle_deadline(ctx: Context, member: str) -> None:
         return
     if kind is DeadlineKind.COMPUTER:
         await computer_turn(ctx, gid, version)
+        return
+    if kind is DeadlineKind.IDLE:
+        await end_idle_practice(ctx, gid, version)
         return
     planned: Planned | None = None
     if kind is DeadlineKind.TIMEOUT:
@@ -86,14 +89,10 @@ def _decide_deadline(
     return decide
 
 
-def _reminder(record: GameRecord, player: int, now: int) -> str:
-    lang = player_language(record, player)
+def _reminder(record: GameRecord, player: int, now: int) -> Message:
     end = record.turn_started_at + 3600 * (record.lobby.turn_limit_hours or 0)
-    return texts(lang).gettext(
-        "⏰ Your turn in <b>{chat}</b> ends in {time}.",
-        chat=presenter.escape_text(record.title),
-        time=presenter.duration(lang, max(0, end - now)),
-    )
+    chat = presenter.escape_text(record.title)
+    return said(notice_texts.turn_reminder, chat=chat, seconds=max(0, end - now))
 
 
 def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Served]:
@@ -102,34 +101,19 @@ def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Serve
     state = record.state
     assert state is not None
     player = planned.player
-    tr = texts(player_language(record, player))
-    group = texts(record.language)
     name = _mention(record, player)
     transition = apply(state, player, planned.action)
-    played = _played(record, planned, transition, tr)
-    notes = [(player, tr.gettext("Time is up: the computer played for you ({what}).", what=played))]
-    announcements: list[str] = []
+    notes: list[tuple[int, Message]] = [(player, _played(planned, transition))]
+    announcements: list[Message] = []
     misses = dict(record.misses)
     automatic = list(record.automatic)
     if player not in automatic:
         misses[player] = misses.get(player, 0) + 1
-        announcements.append(
-            group.gettext(
-                "{name} did not play in time, so the computer played for them.", name=name
-            )
-        )
+        announcements.append(said(notice_texts.missed_turn, name=name))
         if misses[player] >= MISSES_FOR_AUTO:
             automatic.append(player)
-            announcements.append(
-                group.gettext(
-                    "{name} is away: the computer plays for them until they come back.", name=name
-                )
-            )
-            away = tr.gettext(
-                "You missed several turns, so the computer now plays for you. Tap any button to"
-                " take your seat back."
-            )
-            notes.append((player, away))
+            announcements.append(said(notice_texts.away, name=name))
+            notes.append((player, said(notice_texts.away_note)))
     updated = dataclasses.replace(
         record, misses=tuple(sorted(misses.items())), automatic=tuple(automatic)
     )
@@ -146,14 +130,12 @@ def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Serve
     return Decision(Served(before=state.version), new)
 
 
-def _played(record: GameRecord, planned: Planned, transition: Transition, tr: Texts) -> str:
+def _played(planned: Planned, transition: Transition) -> PlayedForYou:
     """What the computer played for a player, told to them (their own discards by name)."""
     action = planned.action
     if isinstance(action, Discard):
-        cards = ", ".join(presenter.escape_text(card_name(tr, c)) for c in action.cards)
-        return tr.gettext("discarded {card}", card=cards)
-    names = presenter.names_of(record)
-    return "; ".join(presenter.move_lines(transition.events, names, tr.language))
+        return PlayedForYou(discarded=action.cards)
+    return PlayedForYou(moves=told(transition.events))
 
 
 def _mention(record: GameRecord, user_id: int) -> str:
@@ -342,14 +324,8 @@ def _stand_in(record: GameRecord, planned: Planned, now: int) -> Decision[Vote]:
     updated = dataclasses.replace(
         record, automatic=(*[u for u in record.automatic if u != player], player)
     )
-    text = texts(record.language).gettext(
-        "The computer now plays for {name} until they come back.", name=_mention(record, player)
-    )
-    note = texts(player_language(record, player)).gettext(
-        "🙋 You were away, so the group let the computer play for you in <b>{chat}</b>. Tap "
-        "Take my seat back (or any button) to play your own turns again.",
-        chat=presenter.escape_text(record.title),
-    )
+    text = said(notice_texts.stood_in, name=_mention(record, player))
+    note = said(notice_texts.seat_taken_over, chat=presenter.escape_text(record.title))
     transition = apply(state, player, planned.action)
     new = moved(
         updated,

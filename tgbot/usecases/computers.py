@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine import Action, apply, current_player
 
 from .. import computer
-from ..clocks import Deadline, DeadlineKind, stand_in_move
+from ..clocks import Deadline, DeadlineKind, absent_thief_choice, stand_in_move
 from ..records import GameRecord, Status, is_computer_id
 from ..store import ContentionError, Decision
 from .context import Context
@@ -51,6 +51,12 @@ async def plan(record: GameRecord, player: int) -> Planned | None:
     """The computer's move for this seat now; None when it has nothing to play."""
     state = record.state
     assert state is not None
+    if not is_computer_id(player):
+        # A person's theft is their own choice: when they are away, chance chooses, not the AI.
+        seed = computer.seed_of(record.game_id, state.seat_of(player), state.version)
+        stolen = absent_thief_choice(state, player, seed)
+        if stolen is not None:
+            return Planned(state.version, player, stolen)
     try:
         action = await asyncio.to_thread(computer.decide, record, player)
     except Exception:

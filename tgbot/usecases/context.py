@@ -153,27 +153,39 @@ class Context:
             batch.append((gid, change))
             return
 
+        await self._strike(gid, change)
+
+    async def _strike(
+        self, gid: GameId, change: Callable[[GameRecord], GameRecord]
+    ) -> GameRecord | None:
+        """Save a change now: the record as stored after it (None: gone, or not saved)."""
+
         def decide(record: GameRecord | None) -> Decision[None]:
             return Decision(None, None if record is None else change(record))
 
         try:
-            await self.store.update(gid, decide)
+            return (await self.store.update(gid, decide)).record
         except ContentionError:
             log.warning("could not record a delivery of %s", gid)
+            return None
 
     @contextlib.asynccontextmanager
-    async def batched(self) -> AsyncIterator[None]:
+    async def batched(self) -> AsyncIterator[dict[GameId, GameRecord]]:
         """Strikes made inside (by concurrent tasks too) are saved together at the end, one
-        compare-and-set per game, in the order they were made, even if the block fails."""
+        compare-and-set per game, in the order they were made, even if the block fails; the
+        dict it gives is filled then with each game's record as saved."""
         batch: list[tuple[GameId, Callable[[GameRecord], GameRecord]]] = []
+        saved: dict[GameId, GameRecord] = {}
         token = _BATCH.set(batch)
         try:
-            yield
+            yield saved
         finally:
             _BATCH.reset(token)
             for gid in dict.fromkeys(g for g, _ in batch):
                 changes = [c for g, c in batch if g == gid]
-                await self.strike(gid, functools.partial(_in_turn, changes))
+                record = await self._strike(gid, functools.partial(_in_turn, changes))
+                if record is not None:
+                    saved[gid] = record
 
     async def remember(self, gid: GameId, change: Callable[[MessageIds], MessageIds]) -> None:
         """Store message ids of a game."""

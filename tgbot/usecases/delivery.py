@@ -17,9 +17,11 @@ from collections.abc import Awaitable, Callable
 
 from engine import current_player
 
-from .. import presenter
+from .. import notice_texts, presenter
 from ..callback import GameId
 from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
+from ..notice_texts import private_keyboard, render
+from ..notices import Message, said
 from ..outbox import (
     board_posted,
     delete_later,
@@ -30,6 +32,7 @@ from ..outbox import (
     notes_for,
     owe,
     private_sent,
+    private_text_sent,
     text_sent,
     wait,
     waiting,
@@ -39,15 +42,19 @@ from ..ports import Fate, Sent
 from ..records import CorruptRecordError, GameRecord, Status
 from .chats import migrate
 from .clocks import handle_deadline
-from .context import Context, group_texts
+from .context import Context, player_language
 from .history import deliver_replay, due
 from .lobby import draw_lobby
+from .panels import board_keyboard
 from .reconcile import confirmed_send, floor_before
 from .screens import refresh_private
 
 log = logging.getLogger(__name__)
 
 MAX_ITEMS = 200  # rounds one delivery run tries before leaving the rest to the sweeper
+# The lease (15 s) is renewed before a round only once this much of it has passed: a round
+# within seconds of the last renewal holds it for certain, and saves a Redis round trip.
+RENEW_AFTER = 3.0
 Change = Callable[[GameRecord], GameRecord]
 Step = Callable[[], Awaitable[None]]
 
@@ -58,19 +65,25 @@ async def deliver(ctx: Context, gid: GameId) -> None:
     if token is None:
         return  # another process delivers; what it leaves the sweeper picks up
     try:
+        renewed = ctx.clock()
+        record = await ctx.store.load(gid)  # afresh: another process may have delivered
         for _ in range(MAX_ITEMS):
-            record = await ctx.store.load(gid)
             if record is None or record.owed.is_empty:
                 return
-            if not await ctx.lease.renew(gid, token):
-                return  # the lease ran out (a very slow send): another process goes on
+            if ctx.clock() - renewed >= RENEW_AFTER:
+                if not await ctx.lease.renew(gid, token):
+                    return  # the lease ran out (a very slow send): another process goes on
+                renewed = ctx.clock()
             steps = plan(ctx, record)
             if not steps:
                 return  # what is left waits for its chat's back-off
             # Each chat's next item at once: a board post and the next player's hand do not
             # wait for each other (each saves its own outcome by compare-and-set).
-            async with ctx.batched():  # one compare-and-set for the whole round
+            async with ctx.batched() as saved:  # one compare-and-set for the whole round
                 outcomes = await asyncio.gather(*(step() for step in steps), return_exceptions=True)
+            # The round's save is the latest record (its compare-and-set saw every other
+            # save), so the next round plans from it; only a round that saved nothing loads.
+            record = saved[gid] if gid in saved else await ctx.store.load(gid)
             failed = next((o for o in outcomes if isinstance(o, BaseException)), None)
             if failed is not None:
                 raise failed  # after the other chats' items went their way
@@ -90,7 +103,7 @@ async def deliver_one(ctx: Context, record: GameRecord) -> bool:
 def plan(ctx: Context, record: GameRecord) -> list[Step]:
     """The next item of every owed chat that is not waiting, one per chat (so each chat's items
     leave in order): in a chat, deletions first; in the group then the lobby, texts, replays and
-    the board; in private chats the live messages."""
+    the board; in private chats texts of their own, then the live messages."""
     owed, now = record.owed, ctx.clock()
     steps: dict[int, Step] = {}
     for chat, message in owed.deletions:
@@ -101,6 +114,9 @@ def plan(ctx: Context, record: GameRecord) -> list[Step]:
         step = _group_step(ctx, record)
         if step is not None:
             steps[group] = step
+    for user, text in owed.private_texts:
+        if user not in steps and not waiting(owed, user, now):
+            steps[user] = functools.partial(_private_text, ctx, record, user, text)
     if record.state is not None:
         for fresh, users in ((True, owed.fresh), (False, owed.edits)):
             for user in users:
@@ -181,13 +197,14 @@ def _group_gone(record: GameRecord, sent: Sent) -> GameRecord:
     return dataclasses.replace(record, owed=group_dropped(owed))
 
 
-async def _lobby(ctx: Context, record: GameRecord, text: str) -> None:
+async def _lobby(ctx: Context, record: GameRecord, message: Message) -> None:
     """The lobby message comes to say what happened (started, cancelled, expired); posted as a
     text when it cannot be edited (deleted, too old)."""
+    text = render(message, record, record.language)
 
     def done(_: int | None = None) -> Change:
         def change(r: GameRecord) -> GameRecord:
-            if r.owed.lobby_text != text:
+            if r.owed.lobby_text != message:
                 return r
             owed = dataclasses.replace(r.owed, lobby_text=None)
             return dataclasses.replace(r, owed=went_through(owed, r.chat_id))
@@ -226,13 +243,19 @@ async def _lobby_redraw(ctx: Context, record: GameRecord) -> None:
 
 
 async def _group_text(ctx: Context, record: GameRecord) -> None:
-    """The first owed group text (a long one in parts that each fit, whole lines each)."""
-    text = record.owed.texts[0]
+    """The first owed group text, in the group's language (a long one in parts that each fit,
+    whole lines each; one that says nothing here is struck off)."""
+    message = record.owed.texts[0]
+    text = render(message, record, record.language)
     parts = split_fitting(text.split("\n"), TEXT_LIMIT)
     rest = "\n".join(parts[1:])
 
     def done(_: int) -> Change:
-        return lambda r: dataclasses.replace(r, owed=text_sent(r.owed, text, rest))
+        return lambda r: dataclasses.replace(r, owed=text_sent(r.owed, message, rest))
+
+    if not text.strip():
+        await ctx.strike(record.game_id, done(0))
+        return
 
     await _send_group(
         ctx,
@@ -250,13 +273,15 @@ async def _board(ctx: Context, record: GameRecord) -> None:
     """
     state = record.state
     assert state is not None
-    lines = record.owed.board_lines
+    owed_lines = record.owed.board_lines
+    lines = tuple(render(m, record, record.language) for m in owed_lines)
     names = presenter.names_of(record)
     footer = presenter.board_footer(state, names, record.language)
     room = CAPTION_LIMIT - (visible(footer) + 1 if footer else 0)
     kept = keep_within(lines, room)
     if kept < len(lines):
-        await _overflow(ctx, record, lines[: len(lines) - kept])
+        cut = len(lines) - kept
+        await _overflow(ctx, record, owed_lines[:cut], lines[:cut])
         return
     caption = presenter.board_caption(state, names, record.language, lines)
     png = ctx.painter.board(state, names)
@@ -264,7 +289,8 @@ async def _board(ctx: Context, record: GameRecord) -> None:
 
     def done(message_id: int) -> Change:
         def change(r: GameRecord) -> GameRecord:
-            owed = delete_later(board_posted(r.owed, version, lines), r.chat_id, r.messages.board)
+            posted = board_posted(r.owed, version, owed_lines)
+            owed = delete_later(posted, r.chat_id, r.messages.board)
             messages = dataclasses.replace(r.messages, board=message_id)
             return dataclasses.replace(r, owed=owed, messages=messages)
 
@@ -273,15 +299,20 @@ async def _board(ctx: Context, record: GameRecord) -> None:
     await _send_group(
         ctx,
         record,
-        lambda: ctx.sender.group_photo(record.chat_id, record.thread_id, png, caption),
+        lambda: ctx.sender.group_photo(
+            record.chat_id, record.thread_id, png, caption, board_keyboard(record)
+        ),
         done,
     )
 
 
-async def _overflow(ctx: Context, record: GameRecord, lines: tuple[str, ...]) -> None:
-    """Move lines the board's caption cannot hold, posted as a text before the board."""
+async def _overflow(
+    ctx: Context, record: GameRecord, owed: tuple[Message, ...], lines: tuple[str, ...]
+) -> None:
+    """Move lines the board's caption cannot hold (`owed`, rendered as `lines`), posted as a
+    text before the board."""
     text = split_fitting(lines, TEXT_LIMIT)[0]
-    shown = _whole_lines(lines, text)
+    shown = owed[: len(_whole_lines(lines, text))]
 
     def done(_: int) -> Change:
         return lambda r: dataclasses.replace(r, owed=lines_shown(r.owed, shown))
@@ -315,8 +346,10 @@ async def _delete(ctx: Context, record: GameRecord, chat: int, message: int) -> 
 
 
 async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) -> None:
-    """A player's live message: sent anew (their turn, a new round) or edited."""
-    prompt = notes_for(record.owed, user)
+    """A player's live message: sent anew (their turn, a new round) or edited; its notes in
+    the player's language."""
+    lang = player_language(record, user)
+    prompt = [render(n, record, lang) for n in notes_for(record.owed, user)]
     sent = await refresh_private(ctx, record, user, new_message=fresh, prompt=prompt)
     if sent.ok:  # (a new message's id was recorded by `show`)
         await ctx.strike(record.game_id, _private_done(user, fresh))
@@ -325,6 +358,27 @@ async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) 
         await ctx.strike(record.game_id, _unreachable(ctx, user, fresh))
         return
     await _failed(ctx, record, user, sent, _private_done(user, True))
+
+
+async def _private_text(ctx: Context, record: GameRecord, user: int, message: Message) -> None:
+    """A text sent once to a person's private chat (such as "you joined"), in their language."""
+    lang = player_language(record, user)
+    text = render(message, record, lang)
+
+    def done(r: GameRecord) -> GameRecord:
+        return dataclasses.replace(r, owed=private_text_sent(r.owed, user, message))
+
+    if not text.strip():
+        await ctx.strike(record.game_id, done)
+        return
+    floor = await floor_before(ctx, user)
+    sent = await ctx.sender.private_text(user, text, private_keyboard(message, record, lang))
+    if sent.ok and sent.message_id is not None:
+        await confirmed_send(ctx, record, user, sent, done)
+        return
+    if sent.fate is Fate.UNKNOWN:
+        await ctx.strike(record.game_id, lambda r: _doubted(r, user, floor))
+    await _failed(ctx, record, user, sent, done)
 
 
 def _private_done(user: int, fresh: bool) -> Change:
@@ -344,14 +398,8 @@ def _unreachable(ctx: Context, user: int, fresh: bool) -> Change:
         owed = private_sent(r.owed, user, fresh=True)
         waits_for_them = r.state is not None and current_player(r.state) == user
         if fresh and (waits_for_them or user not in r.unreachable):
-            name = presenter.names_of(r).get(user, "?")
-            notice = group_texts(r).gettext(
-                "{name} has blocked me or never started a private chat with me, so I cannot "
-                "send their cards. {name}, open @{bot} and press Start: your cards come at once.",
-                name=presenter.mention(user, name),
-                bot=bot,
-            )
-            owed = owe(owed, texts=[notice])
+            name = presenter.mention(user, presenter.names_of(r).get(user, "?"))
+            owed = owe(owed, texts=[said(notice_texts.unreachable, name=name, bot=bot)])
         unreachable = r.unreachable if user in r.unreachable else (*r.unreachable, user)
         return dataclasses.replace(r, owed=owed, unreachable=unreachable)
 
@@ -359,7 +407,8 @@ def _unreachable(ctx: Context, user: int, fresh: bool) -> Change:
 
 
 async def sweep(ctx: Context) -> None:
-    """Serve due deadlines and deliver whatever any game still owes (run periodically).
+    """Serve due deadlines (one claimed and never served, its process dead, is served again
+    when its claim ends) and deliver whatever any game still owes (run periodically).
 
     A game whose record cannot be read is logged and skipped, so every other game is served.
     """
@@ -368,6 +417,9 @@ async def sweep(ctx: Context) -> None:
             await handle_deadline(ctx, member)
         except Exception:
             log.exception("deadline %s failed", member)
+        # Served (or failed for good). A process that dies before this line leaves the claim
+        # to run out, and the deadline is served again by whichever process sweeps then.
+        await ctx.deadlines.done(member)
     for gid in await ctx.store.owing_games():
         try:
             await ctx.deliver(gid)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import lobby_texts, menus, presenter
+from engine import current_player
+
+from .. import lobby_texts, menus, notice_texts, notices, presenter
 from ..callback import (
     CancelGame,
     GameCommand,
@@ -14,12 +16,11 @@ from ..callback import (
     SetTurnLimit,
     StartGame,
 )
-from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
+from ..clocks import LOBBY_IDLE_SECONDS, PRACTICE_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
-from ..links import message_link
-from ..outbox import delete_later
+from ..outbox import delete_later, owe
 from ..ports import Fate, Sent
-from ..records import GameRecord, Lobby, LobbyPlayer, Status
+from ..records import GameRecord, Lobby, LobbyPlayer, Status, is_computer_id
 from ..store import ChatBusyError, ContentionError, Decision
 from .context import (
     FINISHED_TTL_SECONDS,
@@ -28,9 +29,9 @@ from .context import (
     Place,
     Toast,
     contended,
-    fit,
     gone,
     no_game,
+    player_language,
 )
 from .lobby_decisions import (
     START_GRACE_SECONDS,
@@ -42,6 +43,7 @@ from .lobby_decisions import (
     once,
     with_computers,
 )
+from .screens import refresh_private
 from .turns import keep_lobby, lobby_started, schedule, unschedule
 
 REDRAWS = 8  # a lobby is drawn again while other processes keep changing it, this many times
@@ -108,15 +110,29 @@ async def practice(ctx: Context, person: Person) -> None:
         held = await ctx.active(here)
         if held is not None and held.status is Status.LOBBY:
             await post_lobby(ctx, held)  # its set-up again, at the bottom of the chat
-        else:
-            busy = tr.gettext(
-                "Your practice game is still on: your hand is above. /cancel ends it."
-            )
-            await ctx.sender.private_text(person.user_id, busy)
+        elif held is not None:
+            await _practice_still_on(ctx, held, person)
         return
     await ctx.store.add_user_game(person.user_id, record.game_id)
     await keep_lobby(ctx, record)
     await post_lobby(ctx, record)
+
+
+async def _practice_still_on(ctx: Context, record: GameRecord, person: Person) -> None:
+    """/practice during one's practice game: the hand comes again at the bottom of the chat,
+    under a note offering to end the game."""
+    tr = texts(player_language(record, person.user_id))
+    busy = tr.gettext(
+        "Your practice game is still on: your hand is just below. Play on, or end it here."
+    )
+    end = menus.Button(
+        tr.pgettext("button", "✖️ End the practice game"),
+        CancelGame(record.game_id, record.lobby.revision),
+    )
+    await ctx.sender.private_text(person.user_id, busy, ((end,),))
+    if record.status is Status.PLAYING and record.state is not None:
+        await refresh_private(ctx, record, person.user_id, new_message=True)
+        await ctx.deliver(record.game_id)  # the old hand, owed a deletion
 
 
 async def practice_in_group(ctx: Context, place: Place) -> None:
@@ -168,10 +184,7 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
             return Decision(False)
         if record.lobby.revision != revision:
             return Decision(False)  # it changed since: a later deadline stands
-        said = texts(record.language).gettext(
-            "This lobby expired after a day without anyone joining, leaving or changing it."
-            " Open a new game with /new."
-        )
+        said = notices.said(notice_texts.lobby_expired, practice=record.is_practice)
         owed = dataclasses.replace(record.owed, lobby_text=said)
         expired = dataclasses.replace(record, status=Status.CANCELLED, updated_at=now, owed=owed)
         return Decision(True, expired)
@@ -190,6 +203,37 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
     for uid in record.human_ids:
         await ctx.store.remove_user_game(uid, gid)
     await ctx.deliver(gid)
+
+
+async def end_idle_practice(ctx: Context, gid: GameId, version: int) -> None:
+    """A practice game that waited `PRACTICE_IDLE_SECONDS` for its player's move at `version`
+    (they walked away, or blocked the bot): it ends, says so, and frees their private chat."""
+    now = ctx.now()
+
+    def decide(record: GameRecord | None) -> Decision[bool]:
+        state = record.state if record is not None else None
+        if record is None or state is None or record.status is not Status.PLAYING:
+            return Decision(False)
+        if not record.is_practice or state.version != version:
+            return Decision(False)  # moved since: a later deadline stands
+        player = current_player(state)
+        if player is None or is_computer_id(player):
+            return Decision(False)
+        ended_note = notices.said(
+            notice_texts.practice_idle_ended, hours=PRACTICE_IDLE_SECONDS // 3600
+        )
+        notes = [(uid, ended_note) for uid in record.human_ids]
+        owed = owe(record.owed, notes=notes)
+        ended = dataclasses.replace(record, status=Status.CANCELLED, updated_at=now, owed=owed)
+        return Decision(True, ended)
+
+    try:
+        done = await ctx.store.update(gid, decide)
+    except ContentionError:
+        await ctx.deadlines.add([Deadline(gid, version, DeadlineKind.IDLE, now + 60)])
+        return
+    if done.result and done.record is not None:
+        await _cancelled(ctx, done.record)
 
 
 def lobby_text(ctx: Context, record: GameRecord) -> str:
@@ -459,14 +503,7 @@ async def join(ctx: Context, gid: GameId, person: Person) -> None:
         return
     await ctx.store.add_user_game(person.user_id, gid)
     await keep_lobby(ctx, done.record)
-    joined = tr.gettext(
-        "You joined the game in <b>{chat}</b>. Your cards will appear here.",
-        chat=presenter.escape_text(done.record.title),
-    )
-    url = message_link(done.record.chat_id, done.record.messages.lobby)
-    back = tr.pgettext("button", "↩️ Back to {chat}", chat=fit(done.record.title, 40))
-    keyboard = ((menus.Button(back, url=url),),) if url is not None else None
-    await ctx.sender.private_text(person.user_id, joined, keyboard)
+    await ctx.deliver(gid)  # "you joined", owed with the join
     await refresh_lobby(ctx, gid)
 
 

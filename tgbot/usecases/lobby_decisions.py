@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from ai import Level
 from engine import Options, new_game
 from engine.model import GoldRule
 
-from .. import lobby_texts, presenter, round_texts
+from .. import lobby_texts, notice_texts, notices, presenter
 from ..callback import (
     AddComputer,
     CancelGame,
@@ -29,13 +30,13 @@ from ..callback import (
     ToggleVariant,
     Variant,
 )
-from ..computer import new_computer
+from ..computer import DEFAULT_LEVEL, new_computer
 from ..i18n import Language, Texts, texts
 from ..links import join_payload, start_link
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import Decision
-from .context import Person, Toast, gone, invalid_button, player_language
+from .context import Person, Toast, gone, invalid_button
 
 START_GRACE_SECONDS = 120  # after this, any joined player may start the lobby's game
 
@@ -162,18 +163,13 @@ def cancelled_owed(record: GameRecord, by: str) -> Owed:
     at the bottom of the chat: who cancelled it, and the gold so far, no longer secret), and
     every person's live message says so too (a practice game says it once, on the hand: its
     chat is the same)."""
-    said = texts(record.language).gettext("The game was cancelled.")
-    state = record.state
-    if state is None:
-        return dataclasses.replace(record.owed, lobby_text=said)
-    gold = tuple(zip(state.players, state.gold, strict=True))
-    said = round_texts.cancelled_text(
-        record.language, by, len(state.results), gold, presenter.names_of(record)
-    )
-    notes = [
-        (uid, round_texts.cancelled_note(player_language(record, uid), by))
-        for uid in record.human_ids
-    ]
+    if record.state is None:
+        return dataclasses.replace(
+            record.owed, lobby_text=notices.said(notice_texts.game_cancelled)
+        )
+    said = notices.said(notice_texts.game_cancelled_by, by=by)
+    note = notices.said(notice_texts.game_cancelled_note, by=by)
+    notes = [(uid, note) for uid in record.human_ids]
     # A game dealt also owes its archive (the group's history keeps cancelled games too).
     shown, replays = ([], []) if record.is_practice else ([said], [END])
     return owe(record.owed, texts=shown, notes=notes, replays=replays)
@@ -262,9 +258,11 @@ def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
         updated_at=req.now,
         turn_started_at=req.now,
     )
+    anyone = req.now - record.created_at >= START_GRACE_SECONDS
     owed = owe(record.owed, board_version=state.version, fresh=people)
-    if record.messages.lobby is not None:  # the lobby collapses to what was started
-        owed = dataclasses.replace(owed, lobby_text=lobby_texts.started_text(new, record.language))
+    if record.messages.lobby is not None:
+        said = notices.GameStarted(can_anyone_start=anyone, players=len(lobby.players))
+        owed = dataclasses.replace(owed, lobby_text=said)
     new = dataclasses.replace(new, owed=owed)
     return Decision(Outcome(Toast(tr.pgettext("toast", "Done!")), Then.STARTED), new)
 
@@ -293,11 +291,12 @@ def _computers(
     if isinstance(command, SetComputers):
         if command.count not in lobby_texts.PRACTICE_OPPONENTS:
             return Decision(Outcome(invalid_button(tr)))
-        lobby = with_computers(lobby, command.count, record.language)
+        lobby = with_computers(lobby, command.count, record.language, command.level)
     elif isinstance(command, AddComputer):
         if len(lobby.players) >= seats:
             return _answer(tr.pgettext("toast", "The game is full."))
-        lobby = lobby.changed(players=(*lobby.players, new_computer(lobby, record.language)))
+        added = new_computer(lobby, record.language, command.level)
+        lobby = lobby.changed(players=(*lobby.players, added))
     else:
         if not lobby.computers:
             return _answer(tr.pgettext("toast", "There is no computer player to remove."))
@@ -307,14 +306,21 @@ def _computers(
     return Decision(saved, dataclasses.replace(record, lobby=lobby, updated_at=req.now))
 
 
-def with_computers(lobby: Lobby, count: int, language: Language) -> Lobby:
-    """The lobby with exactly `count` computer players (the last added go first)."""
-    players = list(lobby.players)
+def with_computers(
+    lobby: Lobby, count: int, language: Language, level: Level = DEFAULT_LEVEL
+) -> Lobby:
+    """The lobby with exactly `count` computer players (the last added go first), all at
+    `level`."""
+    players = [
+        dataclasses.replace(p, computer=level) if p.is_computer else p for p in lobby.players
+    ]
     while len([p for p in players if p.is_computer]) > count:
         last = [p for p in players if p.is_computer][-1]
         players.remove(last)
     while len([p for p in players if p.is_computer]) < count:
-        players.append(new_computer(dataclasses.replace(lobby, players=tuple(players)), language))
+        players.append(
+            new_computer(dataclasses.replace(lobby, players=tuple(players)), language, level)
+        )
     return lobby.changed(players=tuple(players))
 
 
@@ -356,6 +362,9 @@ def decide_join(
         player = LobbyPlayer(person.user_id, person.name, language, person.username)
         invited = tuple(p for p in lobby.invited if p.user_id != person.user_id)
         lobby = lobby.changed(players=(*lobby.players, player), invited=invited)
-        return Decision(None, dataclasses.replace(record, lobby=lobby, updated_at=now))
+        # Owed, so that a refused or throttled send is tried again (in their language then).
+        hello = notices.said(notice_texts.joined, chat=presenter.escape_text(record.title))
+        owed = owe(record.owed, private_texts=[(person.user_id, hello)])
+        return Decision(None, dataclasses.replace(record, lobby=lobby, updated_at=now, owed=owed))
 
     return decide

@@ -129,7 +129,9 @@ def decide_hand(
             )
             text = tr.pgettext("toast", "Welcome back: you play your own turns again.")
             return Decision(TapOutcome(Toast(text), After.BACK, before=state.version), back)
-        seat = menus.Seat(record.game_id, state, uid, presenter.names_of(record), tr.language)
+        seat = menus.Seat(
+            record.game_id, state, uid, presenter.names_of(record, tr.language), tr.language
+        )
         out_of_turn = not isinstance(command, ShowHand | Back) and not seat.is_turn
         if version != state.version and not out_of_turn:
             # Version v is drawn before the game's move v + 1: count turns from 1.

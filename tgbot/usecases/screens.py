@@ -29,7 +29,7 @@ async def refresh_private(
     assert state is not None
     lang = player_language(record, user_id)
     away = user_id in record.automatic
-    seat = menus.Seat(record.game_id, state, user_id, presenter.names_of(record), lang, away)
+    seat = menus.Seat(record.game_id, state, user_id, presenter.names_of(record, lang), lang, away)
     screen = menus.home(seat, prompt)
     return await show(ctx, record, user_id, screen, new_message=new_message, tapped=tapped)
 
@@ -52,10 +52,10 @@ async def show(
     state = record.state
     assert state is not None
     lang = player_language(record, user_id)
-    names = presenter.names_of(record)
+    names = presenter.names_of(record, lang)
     caption = presenter.hand_caption(record, state, user_id, lang, screen.prompt)
     png = ctx.painter.screen(state, user_id, screen, names)
-    in_play = record.status is Status.PLAYING and state.phase is Phase.PLAYING
+    in_play = record.status is Status.PLAYING and state.phase is not Phase.OVER
     keyboard = screen.keyboard if in_play else ()
     live = record.messages.hand_of(user_id)
     sender = ctx.sender

@@ -22,8 +22,9 @@ from engine.events import (
 )
 from engine.timeline import Entry
 
-from .. import clocks, presenter, round_texts
+from .. import clocks, notice_texts, presenter, round_texts
 from ..archives import round_deeds, round_end
+from ..notices import GameOver, Message, RoundOver, Told, as_message, said, told
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Status, is_computer_id
 from .context import FINISHED_TTL_SECONDS, Context, player_language
@@ -46,11 +47,12 @@ def owed_after(
     A round in `finals` can be replayed from the record: its end is owed as the round's final
     board with every goal turned up, its story as the caption (drawn at delivery); otherwise
     its story is owed as a text."""
-    lang = record.language
-    names = presenter.names_of(record)
-    moves = presenter.move_lines(events, names, lang)
-    announcements: list[str] = []
+    moves: list[Message] = list(told(events))
+    announcements: list[Message] = []
     replays: list[int] = []
+    thefts = tuple(
+        (e.thief, e.victim) for e in events if isinstance(e, GoldStolen) and e.audience is None
+    )
     for i, e in enumerate(events):
         if isinstance(e, RoundEnded):
             number = e.result.round
@@ -58,21 +60,34 @@ def owed_after(
                 replays += [final_board(number), number]
             else:
                 starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
-                next_round = number + 1 if starter is not None else None
-                told = (deeds or {}).get(number, ())
-                text = presenter.round_text(
-                    e.result, names, lang, next_round, starter, events, told, edition=state.edition
+                round_deeds = (deeds or {}).get(number, ())
+                over = RoundOver(
+                    e.result,
+                    moves=tuple(m for m in moves if isinstance(m, Told)),
+                    thefts=thefts,
+                    deeds=tuple(d for d in round_deeds if d.deed in presenter.TOLD_DEEDS),
+                    next_round=number + 1 if starter is not None else None,
+                    starter=starter,
                 )
-                announcements.append("\n".join([*moves, "", text]) if moves else text)
+                announcements.append(over)
                 replays.append(number)
             moves = []
+    if not any(isinstance(e, RoundEnded) for e in events):
+        # A thief's choice that settles a round deals the next one.
+        for e in events:
+            if isinstance(e, RoundStarted):
+                moves.append(said(notice_texts.round_begins, round=e.round, starter=e.starter))
+    if state.phase is Phase.THEFT:  # told under the round's last board
+        thief = current_player(state)
+        assert thief is not None
+        moves.append(said(notice_texts.thief_choosing, thief=thief))
     people = [u for u in state.players if not is_computer_id(u)]
     notes, told_privately = private_notices(record, state, events)
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
         final = state.results[-1].round in finals
         if record.is_practice and not final:  # its chat is the player's: the scoreboard ends
-            moves.append(presenter.game_text(ended, names, lang, practice=True))  # the last board
+            moves.append(GameOver(ended.gold, ended.winners, practice=True))  # the last board
         # Otherwise the scoreboard is the game-end message, sent after the last board (with a
         # rematch), when the game is archived (a practice game is not); the round's final board
         # is the last board.
@@ -91,6 +106,8 @@ def owed_after(
     touched = {actor} | {
         e.audience for e in events if isinstance(e, _PRIVATE_EVENTS) and e.audience is not None
     }
+    if state.phase is Phase.THEFT:  # the round is over for everyone while a thief chooses
+        touched |= set(people)
     return owe(
         record.owed,
         texts=announcements,
@@ -157,12 +174,12 @@ def private_notices(
                     player_language(record, u), e.result.round, received.get(u, 0), gold[u]
                 )
                 say(u, line)
-        elif isinstance(e, GoldStolen) and e.audience in (e.thief, e.victim):
-            me = e.audience
-            line = round_texts.theft_note(
-                player_language(record, me), names, me, e.thief, e.victim, gold[me]
-            )
-            say(me, line, notify=True)
+        elif isinstance(e, GoldStolen):  # public: who from whom; each of the two is told
+            for me in dict.fromkeys((e.thief, e.victim)):  # their own total, privately
+                line = round_texts.theft_note(
+                    player_language(record, me), names, me, e.thief, e.victim, gold[me]
+                )
+                say(me, line, notify=True)
         elif isinstance(e, GameEnded):
             place = round_texts.places(e.gold)
             for u in people:
@@ -182,8 +199,8 @@ def moved(
     *,
     action: Action,
     stand_in: bool = False,
-    texts: Sequence[str] = (),
-    notes: Sequence[tuple[int, str]] = (),
+    texts: Sequence[str | Message] = (),
+    notes: Sequence[tuple[int, str | Message]] = (),
 ) -> GameRecord:
     """The record after `actor` played `action` (kept in the game's moves, for the archive and
     the replays), owing its announcements (texts and notes first)."""
@@ -197,7 +214,7 @@ def moved(
     finals = [r for r in deeds if round_end(state, lines, r) is not None]
     owed = owed_after(record, state, actor, transition.events, deeds, finals)
     if texts:
-        owed = dataclasses.replace(owed, texts=(*texts, *owed.texts))
+        owed = dataclasses.replace(owed, texts=(*map(as_message, texts), *owed.texts))
     if notes:
         owed = owe(owed, notes=notes)
     misses = dict(record.misses)
@@ -233,14 +250,16 @@ async def after_move(ctx: Context, record: GameRecord, before_version: int) -> N
 
 
 async def schedule(ctx: Context, record: GameRecord, previous_version: int | None) -> None:
-    """Replace the deadlines of the previous turn by those of the current one."""
-    if previous_version is not None:
-        await ctx.deadlines.drop(_turn_members(record.game_id, previous_version))
+    """Replace the deadlines of the previous turn by those of the current one (one call)."""
+    old = [] if previous_version is None else _turn_members(record.game_id, previous_version)
     state = record.state
     if state is None or record.status is not Status.PLAYING:
+        if old:
+            await ctx.deadlines.drop(old)
         return
     player = current_player(state)
-    await ctx.deadlines.add(
+    await ctx.deadlines.replace(
+        old,
         clocks.deadlines(
             record.game_id,
             state,
@@ -250,19 +269,22 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             computer_pause=(
                 ctx.computer_pause if player is not None and is_computer_id(player) else None
             ),
-        )
+            practice=record.is_practice,
+        ),
     )
 
 
 async def resume(ctx: Context, record: GameRecord) -> None:
     """A turn the game plays by itself (a computer player's, or an absent player's) is owed its
-    deadline again: a process that died after claiming it would otherwise leave the game
-    waiting. Harmless when it is pending or being served (the move is made once)."""
+    deadline again, at once: a process that died after claiming it leaves it to its claim's
+    lease otherwise (a minute). Harmless when it is pending or being served (the move is made
+    once)."""
     state = record.state
     if state is None or record.status is not Status.PLAYING:
         return
     player = current_player(state)
-    if player is None or not (is_computer_id(player) or player in record.automatic):
+    by_itself = player is not None and (is_computer_id(player) or player in record.automatic)
+    if not (by_itself or record.is_practice):  # (a practice game's idle end is owed too)
         return
     await schedule(ctx, record, None)
 
@@ -295,5 +317,10 @@ def _expiry_member(record: GameRecord, revision: int) -> str:
 
 
 def _turn_members(game: str, version: int) -> list[str]:
-    kinds = (clocks.DeadlineKind.REMIND, clocks.DeadlineKind.TIMEOUT, clocks.DeadlineKind.COMPUTER)
+    kinds = (
+        clocks.DeadlineKind.REMIND,
+        clocks.DeadlineKind.TIMEOUT,
+        clocks.DeadlineKind.COMPUTER,
+        clocks.DeadlineKind.IDLE,
+    )
     return [clocks.Deadline(game, version, kind, 0).member for kind in kinds]

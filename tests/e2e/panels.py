@@ -1,0 +1,154 @@
+"""Playing from the group's ephemeral panels, as the players would: the board's "My hand", then
+only the buttons of the panel the bot shows them (the emulator's ephemeral messages)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+
+from emulator import User
+from emulator.ephemeral import EphemeralMessage, press, visible
+from tgbot.callback import (
+    ConfirmDiscard,
+    ConfirmGoal,
+    ConfirmSpot,
+    ConfirmTarget,
+    PickCard,
+    PickGoal,
+    PickSpot,
+    PickTarget,
+    PickTool,
+    ShowHand,
+    StartDiscard,
+    ToggleDiscard,
+    decode,
+)
+
+from .driver import SECONDS_PER_TURN
+from .harness import World, buttons
+
+
+def panel_commands(panel: EphemeralMessage) -> list[tuple[object, str]]:
+    """(decoded command, raw data) of a panel's callback buttons (disabled ones have none)."""
+    return [
+        (decode(b["callback_data"]), b["callback_data"])
+        for b in panel.buttons
+        if "callback_data" in b
+    ]
+
+
+def my_hand(world: World, chat: int) -> tuple[int, str]:
+    """The live board post's id and its "My hand" button's data."""
+    for message in reversed(world.bot_messages(chat)):
+        for _, data in buttons(message):
+            if isinstance(decode(data), ShowHand):
+                return message.message_id, data
+    raise AssertionError("no board post with a My hand button")
+
+
+async def open_panel(world: World, user: User, chat: int) -> tuple[str | None, str | None]:
+    """The user taps the board's "My hand"; the answer's text and URL."""
+    post, data = my_hand(world, chat)
+    text, _alert = await world.press(user, world.state.message(chat, post), data)
+    query = world.state.callback_queries[max(world.state.callback_queries, key=int)]
+    await world.settle()
+    return text, query.url
+
+
+def panel_of(world: World, user: User, chat: int) -> EphemeralMessage | None:
+    """The newest panel the user sees in the group."""
+    seen = visible(world.state, chat, user.id)
+    return seen[-1] if seen else None
+
+
+async def tap_panel(
+    world: World, user: User, panel: EphemeralMessage, data: str
+) -> tuple[str | None, bool]:
+    """The user taps a button of their panel; the bot's answer (toast text, alert)."""
+    assert world.emu is not None and world.app is not None
+    query_id = press(world.state, user.id, panel.chat_id, panel.ephemeral_message_id, data)
+    query = await world.emu.wait_for_answer(query_id, timeout=20)
+    while world.processor.active or not world.app.update_queue.empty():
+        await asyncio.sleep(0.002)
+    await world.settle()
+    return query.text, query.show_alert
+
+
+@dataclass
+class PanelDriver:
+    """Drives a started game to its end from the panels alone, with seeded random choices."""
+
+    world: World
+    players: list[User]
+    chat: int
+    seed: int
+    turns: int = 0
+    taps: int = 0
+    toasts: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def to_act(self) -> User | None:
+        """The player offered a move (read from the private hands, never tapped there)."""
+        for p in self.players:
+            msgs = self.world.bot_messages(p.id)
+            options = [decode(d) for _, d in buttons(msgs[-1])] if msgs else []
+            if any(isinstance(c, PickCard | StartDiscard) for c in options):
+                return p
+        return None
+
+    async def tap(self, user: User, panel: EphemeralMessage, data: str) -> None:
+        self.taps += 1
+        text, _ = await tap_panel(self.world, user, panel, data)
+        if text:
+            self.toasts.append(text)
+
+    async def turn(self) -> bool:
+        """One turn from a fresh panel; False when nobody is offered a move."""
+        user = self.to_act()
+        if user is None:
+            return False
+        self.turns += 1
+        self.world.clock.advance(SECONDS_PER_TURN)
+        text, _ = await open_panel(self.world, user, self.chat)
+        assert not text, text
+        panel = panel_of(self.world, user, self.chat)
+        assert panel is not None
+        cards = [(c, d) for c, d in panel_commands(panel) if isinstance(c, PickCard)]
+        if cards and self.rng.random() < 0.7:
+            await self.tap(user, panel, self.rng.choice(cards)[1])
+            for _ in range(3):
+                options = panel_commands(panel)
+                confirm = [
+                    d
+                    for c, d in options
+                    if isinstance(c, ConfirmSpot | ConfirmTarget | ConfirmGoal)
+                ]
+                if confirm:
+                    await self.tap(user, panel, confirm[0])
+                    return True
+                picks = [
+                    d
+                    for c, d in options
+                    if isinstance(c, PickSpot | PickTarget | PickTool | PickGoal)
+                ]
+                if not picks:
+                    break
+                await self.tap(user, panel, self.rng.choice(picks))
+        start = [d for c, d in panel_commands(panel) if isinstance(c, StartDiscard)]
+        if not start:
+            await self.tap(user, panel, panel_commands(panel)[-1][1])  # back
+            start = [d for c, d in panel_commands(panel) if isinstance(c, StartDiscard)]
+        await self.tap(user, panel, start[0])
+        toggles = [d for c, d in panel_commands(panel) if isinstance(c, ToggleDiscard)]
+        await self.tap(user, panel, self.rng.choice(toggles))
+        (discard,) = [d for c, d in panel_commands(panel) if isinstance(c, ConfirmDiscard)]
+        await self.tap(user, panel, discard)
+        return True
+
+    async def play_to_end(self, max_turns: int = 1000) -> None:
+        """Turns until nobody is offered a move."""
+        while await self.turn():
+            assert self.turns <= max_turns, "the game did not end"

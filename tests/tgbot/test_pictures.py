@@ -1,0 +1,118 @@
+"""Each picture drawn once: the cached pictures are the pictures, the group's board is the board
+of every player who peeked at nothing, and a peeked goal never shares the group's picture."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from PIL import Image
+
+from engine import GameState, player_view
+from render.board import render_private_board
+from render.hand import render_hand
+from render.png import to_png
+from render.style import STRIP
+from tests.render import boards as b
+from tgbot import menus
+from tgbot.callback import PickCard, StartDiscard, ToggleDiscard
+from tgbot.i18n import Language
+from tgbot.pictures import Pictures, board_png, screen_png
+
+EN = Language("en")
+GAME = "g1"
+
+
+def _peeked_without_hands(state: GameState, peeker: int) -> GameState:
+    """Every hand played out; `peeker` has looked at the first goal card with a map."""
+    goal = state.goals[0].at
+    peeked = tuple((goal,) if p == peeker else () for p in state.players)
+    hands = tuple(() for _ in state.players)
+    return dataclasses.replace(state, peeked=peeked, hands=hands, cache={})
+
+
+def _screens(state: GameState, player: int) -> list[menus.Screen]:
+    seat = menus.Seat(GAME, state, player, b.NAMES, EN)
+    v = state.version
+    steps = [menus.home(seat)]
+    for command in (
+        StartDiscard(GAME, v),
+        ToggleDiscard(GAME, v, 0, frozenset()),
+        PickCard(GAME, v, 0),
+    ):
+        out = menus.respond(seat, command)
+        if isinstance(out, menus.Screen):
+            steps.append(out)
+    return steps
+
+
+def test_the_kept_pictures_are_the_pictures_drawn_afresh() -> None:
+    pictures = Pictures()
+    for state in (b.base(), b.dug(b.base(seed=3), 12, seed=3), b.dug(b.deluxe(seed=4), 10, 4)):
+        assert pictures.board(state, b.NAMES) == board_png(state, b.NAMES)
+        for player in state.players[:2]:
+            for screen in _screens(state, player):
+                drawn = screen_png(state, player, screen, b.NAMES)
+                assert pictures.screen(state, player, screen, b.NAMES) == drawn
+                assert pictures.screen(state, player, screen, b.NAMES) == drawn  # kept
+
+
+def test_a_screen_that_changes_only_its_keyboard_is_drawn_once() -> None:
+    pictures = Pictures()
+    state = b.base()
+    player = state.players[state.turn]
+    seat = menus.Seat(GAME, state, player, b.NAMES, EN)
+    start = menus.respond(seat, StartDiscard(GAME, state.version))
+    toggled = menus.respond(seat, ToggleDiscard(GAME, state.version, 0, frozenset()))
+    assert isinstance(start, menus.Screen) and isinstance(toggled, menus.Screen)
+    assert start.keyboard != toggled.keyboard
+    first = pictures.screen(state, player, start, b.NAMES)
+    assert pictures.screen(state, player, toggled, b.NAMES) is first  # the same bytes, kept
+
+
+def test_a_player_without_a_hand_and_without_a_peek_sees_the_groups_very_picture() -> None:
+    state = _peeked_without_hands(b.dug(b.base(seed=3), 12, seed=3), peeker=1)
+    pictures = Pictures()
+    group = pictures.board(state, b.NAMES)
+    home = menus.home(menus.Seat(GAME, state, 2, b.NAMES, EN))
+    assert pictures.screen(state, 2, home, b.NAMES) is group
+
+
+@pytest.mark.rule("privacy.map")
+def test_a_board_with_a_peeked_goal_never_is_the_groups_picture() -> None:
+    """Whichever is drawn first, the peeker's picture shows the goal they saw and the group's
+    does not: they never share bytes (so never a file id)."""
+    state = _peeked_without_hands(b.dug(b.base(seed=3), 12, seed=3), peeker=1)
+    assert any(g.peeked for g in player_view(state, 1).board.goals)
+    home = menus.home(menus.Seat(GAME, state, 1, b.NAMES, EN))
+    for peeker_first in (True, False):
+        pictures = Pictures()
+        if peeker_first:
+            mine = pictures.screen(state, 1, home, b.NAMES)
+            group = pictures.board(state, b.NAMES)
+        else:
+            group = pictures.board(state, b.NAMES)
+            mine = pictures.screen(state, 1, home, b.NAMES)
+        assert mine != group
+        assert group == board_png(state, b.NAMES)
+        assert mine == screen_png(state, 1, home, b.NAMES)
+
+
+def _stacked_in_rgb(top: Image.Image, bottom: Image.Image) -> Image.Image:
+    """The hand under the board as drawn before: stacked in RGB, mapped to the palette after."""
+    width = max(top.width, bottom.width)
+    canvas = Image.new("RGB", (width, top.height + 6 + bottom.height), STRIP)
+    canvas.paste(top.convert("RGB"), ((width - top.width) // 2, 0))
+    canvas.paste(bottom.convert("RGB"), ((width - bottom.width) // 2, top.height + 6))
+    return canvas
+
+
+def test_stacking_in_the_palette_gives_the_bytes_of_mapping_the_stacked_picture() -> None:
+    for state in (b.base(), b.dug(b.deluxe(seed=4), 10, 4), b.dug(b.base(3, seed=5), 30, 5)):
+        for player in state.players:
+            view = player_view(state, player)
+            home = menus.home(menus.Seat(GAME, state, player, b.NAMES, EN))
+            board = render_private_board(view, names=b.NAMES)
+            hand = render_hand(view.hand, blocked=home.blocked)
+            expected = to_png(_stacked_in_rgb(board, hand))
+            assert Pictures().screen(state, player, home, b.NAMES) == expected

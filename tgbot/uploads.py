@@ -1,0 +1,57 @@
+"""What the bot uploaded (file ids by the pictures' bytes) and what its photo messages show, as
+this process last set it: so a picture goes up once and an edit sends only what changed."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TypeVar
+
+UPLOADS_KEPT = 4096  # file ids of pictures uploaded before, by their bytes
+SHOWN_KEPT = 8192  # what the bot's photo messages show, as this process last set it
+
+
+@dataclass(frozen=True, slots=True)
+class Uploaded:
+    """A picture Telegram holds: its file id (to send it again) and its unique id."""
+
+    file_id: str
+    unique_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a photo message shows, as this process last set it: the picture's digest, the
+    caption sent (HTML), and the photo and caption text Telegram answered with."""
+
+    digest: bytes
+    caption: str
+    unique_id: str
+    text: str | None
+
+
+def digest(png: bytes) -> bytes:
+    """A picture's identity: the same bytes, the same digest."""
+    return hashlib.blake2b(png, digest_size=16).digest()
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def keep(kept: OrderedDict[K, V], key: K, value: V, size: int) -> None:
+    """Keep `value` as the newest of at most `size` entries."""
+    kept[key] = value
+    kept.move_to_end(key)
+    if len(kept) > size:
+        kept.popitem(last=False)
+
+
+def photo_of(result: object) -> Uploaded | None:
+    """The largest size of a message's photo, if it has one."""
+    sizes = getattr(result, "photo", None)
+    if not sizes:
+        return None
+    largest = sizes[-1]
+    return Uploaded(str(largest.file_id), str(largest.file_unique_id))
