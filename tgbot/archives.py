@@ -10,6 +10,7 @@ how long).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,21 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, Protocol
 
-from engine import Edition, GameState, Options, Phase, Role, RoundResult, Side, apply, new_game
+from engine import (
+    Card,
+    Edition,
+    GameState,
+    GoalView,
+    Options,
+    Phase,
+    PublicView,
+    Role,
+    RoundResult,
+    Side,
+    apply,
+    new_game,
+    public_view,
+)
 from engine.archive import (
     Archive,
     End,
@@ -29,6 +44,7 @@ from engine.archive import (
     to_archive_json,
     transitions,
 )
+from engine.events import PUBLIC, ActionPlayed, Event, GoldReceived, GoldStolen, RoundEnded
 from engine.timeline import Entry, timeline
 
 from .callback import GameId, is_game_id
@@ -162,6 +178,74 @@ def round_deeds(state: GameState, moves: Sequence[str], number: int) -> tuple[En
         if r.round == number:
             return timeline(r.moves)
     return ()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """A round's end as the group is shown it: the final board with every goal card turned up,
+    the public events of the round's last move, and who did what in the round."""
+
+    view: PublicView
+    events: tuple[Event, ...]
+    deeds: tuple[Entry, ...]
+    trapped: tuple[int, ...]  # the players trapped when the round ended (Deluxe)
+
+
+def round_end(state: GameState | None, moves: Sequence[str], number: int) -> RoundEnd | None:
+    """Round `number`'s end, replayed from the record (None if its moves are not all known or
+    it has not ended). Goals still face down are turned up: the round is over (rule
+    base.round.end reveals the roles; the goals no longer hide anything)."""
+    if state is None:
+        return None
+    played = _checked(state, moves)
+    if played is None:
+        return None
+    rounds = {r.round: r for r in game_rounds(state, moves)}
+    replayed = rounds.get(number)
+    if replayed is None or replayed.ended is None:
+        return None
+    last = next(
+        p
+        for p in played
+        if p.before.round == number and any(isinstance(e, RoundEnded) for e in p.transition.events)
+    )
+    final = replayed.views[-1]
+    revealed = {g.at: g for g in final.board.goals if g.revealed}
+    goals = tuple(
+        revealed.get(g.at) or GoalView(g.at, g.card, g.rotated, True) for g in last.before.goals
+    )
+    board = dataclasses.replace(final.board, goals=goals)
+    public = tuple(e for e in last.transition.events if e.audience is PUBLIC)
+    trapped = [s.player for s in public_view(last.before).seats if s.is_trapped]
+    for e in public:  # the last move may have trapped or freed a player
+        if isinstance(e, ActionPlayed) and e.card is Card.TRAPPED:
+            trapped.append(e.target)
+        elif isinstance(e, ActionPlayed) and e.card is Card.FREE and e.target in trapped:
+            trapped.remove(e.target)
+    view = dataclasses.replace(final, board=board)
+    return RoundEnd(view, public, timeline(replayed.moves), tuple(trapped))
+
+
+def gold_by_round(state: GameState | None, moves: Sequence[str]) -> tuple[tuple[int, ...], ...]:
+    """Each round's gold per seat (payouts and thefts), replayed from the record; () when its
+    moves are not all known. Only for a finished game: gold is secret until the end."""
+    played = _checked(state, moves)
+    if played is None or state is None:
+        return ()
+    seats = {p: i for i, p in enumerate(state.players)}
+    rounds: dict[int, list[int]] = {}
+    for p in played:
+        row = rounds.setdefault(p.before.round, [0] * len(seats))
+        thefts = set()  # a theft's event goes to the thief and to the victim: counted once
+        for e in p.transition.events:
+            if isinstance(e, GoldReceived) and e.audience == e.player:
+                row[seats[e.player]] += e.nuggets
+            elif isinstance(e, GoldStolen):
+                thefts.add((e.thief, e.victim))
+        for thief, victim in thefts:
+            row[seats[thief]] += 1
+            row[seats[victim]] -= 1
+    return tuple(tuple(rounds[r]) for r in sorted(rounds))
 
 
 def archived_game(record: GameRecord) -> ArchivedGame | None:

@@ -98,6 +98,13 @@ class CancelGame:
 
 
 @dataclass(frozen=True, slots=True)
+class KeepGame:
+    """No, do not cancel: the answer to /cancel's question."""
+
+    game: GameId
+
+
+@dataclass(frozen=True, slots=True)
 class SetEdition:
     """Choose Saboteur or Saboteur Deluxe."""
 
@@ -375,7 +382,7 @@ GameCommand = (
     | StealFrom
 )
 HistoryCommand = ReplayRound | Rematch | ConfirmRematch
-Command = GameCommand | HistoryCommand | SetLanguage | Noop
+Command = GameCommand | HistoryCommand | KeepGame | SetLanguage | Noop
 LOBBY_COMMANDS: tuple[type[GameCommand], ...] = (
     JoinGame,
     LeaveGame,
@@ -412,6 +419,7 @@ _SPECS: dict[type[Command], tuple[str, tuple[Field, ...]]] = {
     LeaveGame: ("ll", _GV),
     StartGame: ("ls", _GV),
     CancelGame: ("lx", _GV),
+    KeepGame: ("lk", (_GAME,)),
     SetEdition: ("le", (*_GV, _EDITION)),
     ToggleVariant: ("lv", (*_GV, _VARIANT)),
     SetTurnLimit: ("lt", (*_GV, _HOURS)),

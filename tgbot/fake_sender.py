@@ -58,6 +58,7 @@ class FakeSender:
     answers: list[tuple[str, str, bool, str | None]] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     animations: dict[int, bytes] = field(default_factory=dict)  # message id -> the GIF sent
+    shown: list[tuple[int, str]] = field(default_factory=list)  # (chat, text) sent or edited
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def fail(
@@ -85,6 +86,7 @@ class FakeSender:
     ) -> Sent:
         sent = Message(chat_id, next(self._ids), kind, text, keyboard or None, thread)
         self.messages.append(sent)
+        self.shown.append((chat_id, text))
         await self.posts.confirm(chat_id, sent.message_id)
         return Sent(Fate.DONE, message_id=sent.message_id)
 
@@ -186,6 +188,7 @@ class FakeSender:
         if sent.chat_id in self.blocked:
             return Sent(Fate.BLOCKED if sent.chat_id > 0 else Fate.GONE, detail="blocked")
         sent.text, sent.keyboard, sent.edits = text, keyboard or None, sent.edits + 1
+        self.shown.append((sent.chat_id, text))
         return DONE
 
     async def delete(self, chat_id: int, message_id: int) -> Sent:
@@ -280,6 +283,10 @@ class FakeSender:
             for s in self.messages
             if s.chat_id == chat_id and not s.deleted and (kind is None or s.kind == kind)
         ]
+
+    def ever_shown(self, chat_id: int) -> list[str]:
+        """Every text and caption a chat was ever shown, edits included, oldest first."""
+        return [text for chat, text in self.shown if chat == chat_id]
 
     def texts_in(self, chat_id: int) -> list[str]:
         """The texts and captions of a chat's messages, deleted ones too, oldest first."""

@@ -55,3 +55,15 @@ def parse_start_payload(text: str | None) -> StartPayload | None:
 def start_link(bot_username: str, payload: str) -> str:
     """The t.me link that opens a private chat with the bot and sends `/start <payload>`."""
     return f"https://t.me/{bot_username}?start={payload}"
+
+
+SUPERGROUP_PREFIX = "-100"  # a supergroup's id is -100 followed by its internal id
+
+
+def message_link(chat_id: int, message_id: int | None) -> str | None:
+    """A `t.me/c/` link to a message of a supergroup, which its members can open (None for a
+    basic group or without a message: Telegram has no link to those)."""
+    text = str(chat_id)
+    if message_id is None or not text.startswith(SUPERGROUP_PREFIX) or len(text) <= 4:
+        return None
+    return f"https://t.me/c/{text[len(SUPERGROUP_PREFIX) :]}/{message_id}"

@@ -13,6 +13,7 @@ from .callback import (
     AddComputer,
     CancelGame,
     ConfirmRematch,
+    KeepGame,
     LeaveGame,
     RemoveComputer,
     SetComputers,
@@ -26,7 +27,7 @@ from .callback import (
 from .computer import DEFAULT_LEVEL
 from .i18n import LANGUAGES, NC_, Language, Marked, Texts, texts
 from .links import join_payload, start_link
-from .menus import Button, Keyboard, marked_label
+from .menus import Button, Keyboard, Style, marked_label
 from .names import edition_name, level_name
 from .presenter import (
     COMPUTER_MARK,
@@ -110,6 +111,24 @@ def lobby_text(record: GameRecord, lang: Language, *, can_anyone_start: bool) ->
         )
     )
     return "\n".join(lines)
+
+
+def started_text(record: GameRecord, lang: Language) -> str:
+    """The lobby once its game started, in short: who plays, the edition, the time per turn."""
+    tr = texts(lang)
+    lobby = record.lobby
+    count = len(lobby.players)
+    hours = lobby.turn_limit_hours
+    limit = hours_text(tr, hours) if hours is not None else tr.gettext("no time limit")
+    return tr.ngettext(
+        "⛏ The game has started with {count} player: {names} · {edition} · {limit}. Good digging!",
+        "⛏ The game has started with {count} players: {names} · {edition} · {limit}. Good digging!",
+        count,
+        count=count,
+        names=", ".join(escape(shown_name(p, lang)) for p in lobby.players),
+        edition=edition_label(lang, lobby.edition),
+        limit=limit,
+    )
 
 
 def _player_line(tr: Texts, number: int, player: LobbyPlayer) -> str:
@@ -197,10 +216,10 @@ def lobby_keyboard(record: GameRecord, lang: Language, bot_username: str) -> Key
                 ToggleVariant(g, rev, Variant.GREEDY_DWARF),
             ),
         ),
-        turn_limit_row(record, lang),
+        *turn_limit_rows(record, lang),
         (
             Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
-            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
+            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev), style=Style.DANGER),
         ),
     )
 
@@ -231,7 +250,7 @@ def practice_keyboard(record: GameRecord, lang: Language) -> Keyboard:
         ),
         (
             Button(tr.pgettext("button", "▶️ Start"), StartGame(g, rev)),
-            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev)),
+            Button(tr.pgettext("button", "✖️ Cancel game"), CancelGame(g, rev), style=Style.DANGER),
         ),
     )
 
@@ -242,19 +261,44 @@ def language_row() -> tuple[Button, ...]:
 
 
 TURN_LIMIT_CHOICES: tuple[int | None, ...] = (1, 12, 24, 72, None)
+TURN_LIMIT_ROW = 3  # choices per row: two rows fit a phone's width
 
 
-def turn_limit_row(record: GameRecord, lang: Language) -> tuple[Button, ...]:
-    """Buttons choosing the time per turn (hours, or no limit), the current one marked."""
+def turn_limit_rows(record: GameRecord, lang: Language) -> Keyboard:
+    """Buttons choosing the time per turn (hours, or no limit), the current one marked, in two
+    rows with short labels ("⏱ 24 h", "∞")."""
     tr = texts(lang)
     current = record.lobby.turn_limit_hours
-    return tuple(
+    buttons = [
         Button(
             marked_label(
                 current == h,
-                hours_text(tr, h) if h is not None else tr.pgettext("button", "No limit"),
+                f"⏱ {hours_text(tr, h)}" if h is not None else tr.pgettext("button", "∞ No limit"),
             ),
             SetTurnLimit(record.game_id, record.lobby.revision, h),
         )
         for h in TURN_LIMIT_CHOICES
+    ]
+    return tuple(
+        tuple(buttons[i : i + TURN_LIMIT_ROW]) for i in range(0, len(buttons), TURN_LIMIT_ROW)
+    )
+
+
+def cancel_question(record: GameRecord, lang: Language, asker: str) -> tuple[str, Keyboard]:
+    """/cancel during play: the question, with Yes (red) and No."""
+    tr = texts(lang)
+    g = record.game_id
+    text = tr.gettext(
+        "{name}, cancel this game for everyone? Nobody wins, and the gold so far is shown.",
+        name=escape(asker),
+    )
+    return text, (
+        (
+            Button(
+                tr.pgettext("button", "Yes, cancel it"),
+                CancelGame(g, record.lobby.revision),
+                style=Style.DANGER,
+            ),
+            Button(tr.pgettext("button", "No, play on"), KeepGame(g)),
+        ),
     )

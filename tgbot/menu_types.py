@@ -95,6 +95,7 @@ class Seat:
     player: int
     names: Mapping[int, str]
     lang: Language
+    away: bool = False  # the computer plays for this player until they tap a button
 
     @property
     def tr(self) -> Texts:

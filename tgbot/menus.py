@@ -161,7 +161,8 @@ def home(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
             )
     else:
         lines = tuple(prompt)
-    rows.append((Button(tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
+    again = tr.pgettext("button", "🙋 Take my seat back") if seat.away else None
+    rows.append((Button(again or tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
     return Screen(Picture.HOME, lines, tuple(rows), blocked=frozenset(blocked))
 
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 import logging
 from html import escape
 
+from engine import Edition
 from engine.events import GameEnded, GoldStolen
 
-from . import lobby_texts, presenter
+from . import lobby_texts, presenter, round_texts
 from .i18n import Language, texts
+from .links import message_link
+from .menu_types import Button, Keyboard
 from .names import card_name
 from .notices import (
     NOTICES,
@@ -44,7 +47,7 @@ def render(message: Message, record: GameRecord, lang: Language) -> str:
             return ""
         given = {"record": record} if message.kind in WITH_RECORD else {}
         return function(lang, **message.arguments, **given)
-    names = presenter.names_of(record)
+    names = presenter.names_of(record, lang)
     if isinstance(message, Told):
         return "\n".join(presenter.move_lines([message.event], names, lang))
     if isinstance(message, RoundOver):
@@ -57,21 +60,15 @@ def render(message: Message, record: GameRecord, lang: Language) -> str:
             message.starter,
             thefts,
             message.deeds,
+            edition=record.state.edition if record.state is not None else Edition.BASE,
         )
         moves = presenter.move_lines([m.event for m in message.moves], names, lang)
         return "\n".join([*moves, "", text]) if moves else text
     if isinstance(message, GameOver):
         ended = GameEnded(message.gold, message.winners)
         return presenter.game_text(ended, names, lang, practice=message.practice)
-    if isinstance(message, GameStarted):
-        shown = lobby_texts.lobby_text(record, lang, can_anyone_start=message.can_anyone_start)
-        started = texts(lang).ngettext(
-            "The game has started with {count} player. Good digging!",
-            "The game has started with {count} players. Good digging!",
-            message.players,
-            count=message.players,
-        )
-        return shown + "\n\n" + started
+    if isinstance(message, GameStarted):  # the lobby collapses to what was started
+        return lobby_texts.started_text(record, lang)
     return _played_for_you(message, record, lang)
 
 
@@ -176,6 +173,50 @@ def joined(lang: Language, *, chat: str) -> str:
     return texts(lang).gettext(
         "You joined the game in <b>{chat}</b>. Your cards will appear here.", chat=chat
     )
+
+
+@notice
+def seat_taken_over(lang: Language, *, chat: str) -> str:
+    """A player's private note: the group let the computer play for them (`chat`: escaped)."""
+    return texts(lang).gettext(
+        "🙋 You were away, so the group let the computer play for you in <b>{chat}</b>. Tap "
+        "Take my seat back (or any button) to play your own turns again.",
+        chat=chat,
+    )
+
+
+def _short(title: str, limit: int = 40) -> str:
+    """A group's title short enough for a button."""
+    return title if len(title) <= limit else title[: limit - 1] + "…"
+
+
+def private_keyboard(message: Message, record: GameRecord, lang: Language) -> Keyboard | None:
+    """The buttons a private text comes with: "you joined" links back to the group's lobby."""
+    if not (isinstance(message, Said) and message.kind == joined.__name__):
+        return None
+    url = message_link(record.chat_id, record.messages.lobby)
+    if url is None:
+        return None
+    back = texts(lang).pgettext("button", "↩️ Back to {chat}", chat=_short(record.title))
+    return ((Button(back, url=url),),)
+
+
+@notice
+def game_cancelled_by(lang: Language, *, record: GameRecord, by: str) -> str:
+    """A game in play cancelled: who cancelled it (`by`: their mention), and the gold so far
+    (no longer secret)."""
+    state = record.state
+    if state is None:
+        return game_cancelled(lang)
+    gold = tuple(zip(state.players, state.gold, strict=True))
+    names = presenter.names_of(record, lang)
+    return round_texts.cancelled_text(lang, by, len(state.results), gold, names)
+
+
+@notice
+def game_cancelled_note(lang: Language, *, by: str) -> str:
+    """A player's note: the game was cancelled by `by` (their mention)."""
+    return round_texts.cancelled_note(lang, by)
 
 
 @notice

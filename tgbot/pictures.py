@@ -158,6 +158,10 @@ class Pictures:
 
         return self._pngs.get(("screen", drawn), draw)
 
+    def round_end(self, view: PublicView, names: Mapping[int, str]) -> bytes:
+        """A round's final board (every goal turned up)."""
+        return to_png(render_board(view, names=names))
+
 
 def _stack(top: Image.Image, bottom: Image.Image) -> Image.Image:
     """Two images one above the other, centred, on the board's background (in the palette if

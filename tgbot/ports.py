@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from engine import GameState
+from engine import GameState, PublicView
 
 from .clocks import Deadline
 from .menus import Button, Screen
@@ -268,4 +268,8 @@ class Painter(Protocol):
         self, state: GameState, player: int, screen: Screen, names: Mapping[int, str]
     ) -> bytes:
         """A player's private screen."""
+        ...
+
+    def round_end(self, view: PublicView, names: Mapping[int, str]) -> bytes:
+        """A round's final board (every goal turned up), as the group is shown it."""
         ...

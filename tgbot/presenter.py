@@ -31,6 +31,7 @@ from engine.events import (
 from engine.timeline import Deed, Entry
 from render.labels import cell_label
 
+from . import round_texts
 from .i18n import Language, Texts, texts
 from .names import (
     card_name,
@@ -39,7 +40,6 @@ from .names import (
     local_computer_name,
     placed_card_name,
     role_name,
-    side_name,
     tool_name,
 )
 from .records import GameRecord, LobbyPlayer, Status, is_computer_id
@@ -72,6 +72,8 @@ def duration(lang: Language, seconds: float) -> str:
     tr = texts(lang)
     minutes = max(1, int(-(-seconds // 60)))
     hours, minutes = divmod(minutes, 60)
+    if hours and not minutes:
+        return hours_text(tr, hours)
     if hours:
         # Translators: a time span: the hours, then the minutes ("3 h 20 min").
         return tr.pgettext(
@@ -252,27 +254,22 @@ def round_text(
     starter: int | None,
     events: Iterable[Event] = (),
     deeds: Sequence[Entry] = (),
+    *,
+    edition: Edition = Edition.BASE,
+    crystals: int = 0,
+    trapped: Sequence[int] = (),
 ) -> str:
-    """Round end: who reached the gold, the winners, roles, who was paid (not how much), and
-    who did what (`deeds`, the round's timeline)."""
+    """Round end: who won and why, the roles, who was paid and by which rule (not how much),
+    and who did what (`deeds`, the round's timeline)."""
     tr = texts(lang)
     lines = [tr.gettext("<b>Round {round} is over!</b>", round=result.round)]
-    if result.finder is not None:
-        lines.append(tr.gettext("{name} reached the gold!", name=_name(names, result.finder)))
-    else:
-        lines.append(tr.gettext("Nobody reached the gold."))
-    sides = ", ".join(escape(side_name(tr, s)) for s in result.winners)
-    lines.append(tr.gettext("Winners: {sides}", sides=sides))
+    lines.append(round_texts.why_line(tr, result, names))
     lines.append(tr.gettext("Roles:"))
     lines += [
         tr.gettext("{name}: {role}", name=_name(names, p), role=escape(role_name(tr, r)))
         for p, r in result.roles
     ]
-    if result.paid:
-        paid = ", ".join(_name(names, p) for p in result.paid)
-        lines.append(tr.gettext("Gold goes to: {names}", names=paid))
-    else:
-        lines.append(tr.gettext("Nobody gets gold this round."))
+    lines += round_texts.paid_lines(tr, result, names, edition, crystals=crystals, trapped=trapped)
     for e in events:
         if isinstance(e, GoldStolen) and e.audience is None:
             lines.append(
@@ -347,28 +344,20 @@ def _deed_line(tr: Texts, d: Entry, names: Mapping[int, str]) -> str:
 
 
 def game_text(
-    event: GameEnded, names: Mapping[int, str], lang: Language, *, practice: bool = False
+    event: GameEnded,
+    names: Mapping[int, str],
+    lang: Language,
+    *,
+    practice: bool = False,
+    rounds: Sequence[Sequence[int]] = (),
 ) -> str:
-    """Game end: the final scoreboard and the winners."""
+    """Game end: the final scoreboard (with each round's gold when `rounds` is known, one row
+    per round in the seat order of `event.gold`) and the winners."""
     tr = texts(lang)
     lines = [tr.gettext("🏆 <b>Game over!</b>")]
-    ranked = sorted(event.gold, key=lambda pg: -pg[1])
-    rank = 0
-    previous: int | None = None
-    for i, (p, gold) in enumerate(ranked):
-        if gold != previous:
-            rank = i + 1
-            previous = gold
-        lines.append(
-            tr.ngettext(
-                "{rank}. {name}: {gold} gold",
-                "{rank}. {name}: {gold} gold",
-                gold,
-                rank=rank,
-                name=_name(names, p),
-                gold=gold,
-            )
-        )
+    lines += round_texts.standings_lines(lang, event.gold, names, rounds)
+    if rounds:
+        lines.append(round_texts.rounds_header(lang, len(rounds)))
     winners = ", ".join(_name(names, p) for p in event.winners)
     # A tie is a different statement from a win, not a plural form (Korean has one form).
     if len(event.winners) == 1:

@@ -15,6 +15,7 @@ from .callback import (
     Command,
     ConfirmRematch,
     GameId,
+    KeepGame,
     Noop,
     Rematch,
     ReplayRound,
@@ -247,11 +248,15 @@ class GameService:
         if isinstance(command, Noop):
             return Toast("")
         if isinstance(command, SetLanguage):
-            return await chats.choose_language(self.ctx, person, command, chat_id, thread_id)
+            return await chats.choose_language(
+                self.ctx, person, command, chat_id, thread_id, message_id
+            )
         if isinstance(command, ReplayRound):
             return await history.replay_tap(self.ctx, person, command, chat_id, thread_id)
         if isinstance(command, Rematch | ConfirmRematch):
             return await rematch.tap(self.ctx, person, command, chat_id)
+        if isinstance(command, KeepGame):
+            return await lobby.keep_tap(self.ctx, person, command, chat_id, message_id)
         if isinstance(command, LOBBY_COMMANDS):
-            return await lobby.tap(self.ctx, person, command, chat_id)
+            return await lobby.tap(self.ctx, person, command, chat_id, message_id)
         return await play.hand_tap(self.ctx, person, command, chat_id, message_id, answer)

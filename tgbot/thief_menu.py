@@ -30,12 +30,11 @@ def thief(seat: Seat, prompt: Sequence[str] = ()) -> Screen:
         for i, p in victims
     ]
     rows.append((Button(tr.pgettext("button", "🔄 Refresh"), ShowHand(g, v)),))
-    lines = tuple(prompt) or (
-        tr.gettext(
-            "The round is over and your theft card is in play: choose whom to take 1 gold"
-            " nugget from. Everyone will see who you stole from, not how much anyone has."
-        ),
+    choose = tr.gettext(
+        "The round is over and your theft card is in play: choose whom to take 1 gold"
+        " nugget from. Everyone will see who you stole from, not how much anyone has."
     )
+    lines = (*prompt, choose) if choose not in prompt else tuple(prompt)
     return Screen(Picture.HOME, lines, tuple(rows))
 
 

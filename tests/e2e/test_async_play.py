@@ -142,6 +142,10 @@ async def test_an_admin_kicks_the_awaited_player_and_others_can_vote(world: Worl
     await world.say(awaited, chat, "/kick")
     assert shown(world.last(chat)) == texts(LANG).gettext("You cannot vote about your own turn.")
     await world.say(voters[0], chat, "/kick")
+    assert "/kick" in shown(world.last(chat)) and "18" in shown(world.last(chat)), "too early"
+    assert (await state_of(world, gid)).version == version
+    world.clock.advance(18 * 3600)  # most of the 24 h per turn: /kick works from now on
+    await world.say(voters[0], chat, "/kick")
     assert "1/3" in shown(world.last(chat))
     await world.say(voters[0], chat, "/kick")
     assert shown(world.last(chat)) == texts(LANG).gettext("You have already voted.")
@@ -154,6 +158,7 @@ async def test_an_admin_kicks_the_awaited_player_and_others_can_vote(world: Worl
 
     now_awaited = await to_act(world, gid, players)
     version = (await state_of(world, gid)).version
+    world.clock.advance(18 * 3600)  # the admin too waits for most of the turn's time
     await world.say(admin, chat, "/kick")
     assert (await state_of(world, gid)).version == version + 1
     assert now_awaited.id in (await loaded(world, gid)).automatic
@@ -274,12 +279,12 @@ async def test_settings_change_the_time_per_turn_of_a_running_game(world: World)
         d for label, d in buttons(message) if label.endswith(" 1시간") or "1 h" in label
     )
     text, _ = await world.press(players[1], message, one_hour)
-    assert text == texts(LANG).pgettext(
+    assert text == texts(Language("en")).pgettext(  # a toast: in the tapper's language
         "toast", "Only the game's creator or a group admin can do that."
     )
     assert (await loaded(world, gid)).lobby.turn_limit_hours == 24
     text, _ = await world.press(players[0], message, one_hour)
-    assert text == texts(LANG).pgettext("toast", "Saved.")
+    assert text == texts(Language("en")).pgettext("toast", "Saved.")
     assert (await loaded(world, gid)).lobby.turn_limit_hours == 1
     version = (await state_of(world, gid)).version
     world.clock.advance(HOUR + 1)

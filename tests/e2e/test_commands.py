@@ -214,7 +214,7 @@ async def test_cancel_is_for_the_creator_or_an_admin_and_frees_the_chat(world: W
     gid2 = game_id_of(second)
     assert gid2 != gid and await world.store.active_game(chat, None) == gid2
     text, _ = await world.press(cho, second, data_of(second, CancelGame)[0])
-    assert text == texts(KO).pgettext(
+    assert text == texts(EN).pgettext(  # a toast: in the tapper's language
         "toast", "Only the game's creator or a group admin can do that."
     )
     world.state.make_admin(chat, cho.id)
@@ -234,8 +234,18 @@ async def test_cancel_during_play_removes_the_hands_buttons(world: World) -> Non
     hand = await live_hand(world, gid, actor)
     card = data_of(hand, PickCard)[0]
 
-    assert shown(await reply(world, players[0], chat, "/cancel")) == plain(
-        texts(KO).gettext("The game was cancelled.")
+    question = await reply(world, players[0], chat, "/cancel")
+    assert shown(question) == texts(KO).gettext(
+        "{name}, cancel this game for everyone? Nobody wins, and the gold so far is shown.",
+        name="Ann",
+    )
+    assert await world.store.active_game(chat, None) == gid, "nothing happens before Yes"
+    (yes,) = data_of(question, CancelGame)
+    text, _ = await world.press(players[0], question, yes)
+    assert text == texts(EN).gettext("The game was cancelled.")
+    said = shown(world.last(chat))
+    assert said.startswith(
+        texts(KO).gettext("🛑 {name} cancelled the game. Nobody wins.", name="Ann")
     )
 
     assert await world.store.active_game(chat, None) is None
@@ -243,7 +253,7 @@ async def test_cancel_during_play_removes_the_hands_buttons(world: World) -> Non
     for p in players:
         live = await live_hand(world, gid, p)
         assert not buttons(live), p.first_name
-        assert texts(EN).gettext("The game was cancelled.") in shown(live)
+        assert texts(EN).gettext("🛑 {name} cancelled the game.", name="Ann") in shown(live)
         assert plain(texts(EN).gettext("<b>Your turn!</b>")) not in shown(live)
     text = (await world.forge(actor, actor.id, hand.message_id, card)).text
     assert text == texts(EN).pgettext("toast", "This game was cancelled.")
@@ -256,11 +266,13 @@ async def test_new_while_a_game_is_active_says_one_is_running(world: World) -> N
     players, chat = group_of(world, ("Ann", "Bob", "Cho"))
     lobby = await open_lobby(world, players, chat)
     gid = game_id_of(lobby)
-    before = await world.snapshot(gid)
-    assert shown(await reply(world, players[1], chat, "/new")) == texts(KO).gettext(
-        "A game is already running here. /status shows whose turn it is."
-    )
-    assert await world.snapshot(gid) == before
+    reposted = await reply(world, players[1], chat, "/new")  # the lobby, at the bottom again
+    said = world.bot_messages(chat)[-2]
+    assert shown(said) == texts(KO).gettext("A game is being set up here: its lobby is below.")
+    assert game_id_of(reposted) == gid and data_of(reposted, StartGame)
+    assert (await loaded(world, gid)).messages.lobby == reposted.message_id
+    assert await world.store.active_game(chat, None) == gid
+    lobby = reposted
     await world.press(players[0], lobby, data_of(lobby, StartGame)[0])
     before = await world.snapshot(gid)
     assert shown(await reply(world, players[2], chat, "/new")) == texts(KO).gettext(
@@ -282,7 +294,7 @@ async def test_start_is_the_creators_until_the_grace_period_ends(world: World) -
     before = await world.snapshot(gid)
 
     text, _ = await world.press(bob, lobby, start)
-    assert text == texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann")
+    assert text == texts(EN).pgettext("toast", "Only {name} can do that for now.", name="Ann")
     assert shown(await reply(world, bob, chat, "/start")) == texts(KO).pgettext(
         "toast", "Only {name} can do that for now.", name="Ann"
     )
@@ -290,12 +302,12 @@ async def test_start_is_the_creators_until_the_grace_period_ends(world: World) -
 
     world.clock.advance(START_GRACE_SECONDS)
     text, _ = await world.press(zed, lobby, start)
-    assert text == texts(KO).pgettext("toast", "You are not in this game."), (
+    assert text == texts(EN).pgettext("toast", "You are not in this game."), (
         "only players may start"
     )
     assert await world.snapshot(gid) == before
     text, _ = await world.press(bob, lobby, start)
-    assert text == texts(KO).pgettext("toast", "Done!")
+    assert text == texts(EN).pgettext("toast", "Done!")
     record = await loaded(world, gid)
     assert record.status is Status.PLAYING and record.state is not None
     assert record.state.players == tuple(p.id for p in (ann, bob, cho))
@@ -314,9 +326,9 @@ async def test_a_creator_who_does_not_play_is_named_and_keeps_the_lobby(world: W
     gid = game_id_of(lobby)
     (start,) = data_of(lobby, StartGame)
     text, _ = await world.press(bob, lobby, start)
-    assert text == texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann")
+    assert text == texts(EN).pgettext("toast", "Only {name} can do that for now.", name="Ann")
     text, _ = await world.press(ann, lobby, start)
-    assert text == texts(KO).pgettext("toast", "Done!")
+    assert text == texts(EN).pgettext("toast", "Done!")
     state = await state_of(world, gid)
     assert state.players == (bob.id, cho.id, dee.id)
 
@@ -338,8 +350,16 @@ async def test_start_with_too_few_players_says_why(world: World) -> None:
 
     text, alert = await world.press(ann, lobby, data_of(lobby, StartGame)[0])
 
-    assert (text, alert) == (why, True)
-    assert shown(await reply(world, ann, chat, "/start")) == why
+    toast = texts(EN).npgettext(
+        "toast",
+        "{edition} needs at least {min} player.",
+        "{edition} needs at least {min} players.",
+        3,
+        edition=edition_name(texts(EN), Edition.BASE),
+        min=3,
+    )
+    assert (text, alert) == (toast, True), "a toast: in the tapper's language"
+    assert shown(await reply(world, ann, chat, "/start")) == why, "a reply: the group's"
     assert await world.snapshot(gid) == before
 
 
@@ -352,7 +372,7 @@ async def test_edition_and_variant_switches_change_the_lobby(world: World) -> No
 
     text, _ = await world.press(ann, lobby, deluxe)
 
-    assert text == texts(KO).pgettext("toast", "Saved.")
+    assert text == texts(EN).pgettext("toast", "Saved.")
     lobby = world.state.message(chat, lobby.message_id)
     assert plain(
         texts(KO).gettext(
@@ -364,7 +384,7 @@ async def test_edition_and_variant_switches_change_the_lobby(world: World) -> No
     assert (await loaded(world, gid)).lobby.edition is Edition.DELUXE
     # The old keyboard is out of date now.
     stale = (await world.forge(ann, chat, lobby.message_id, deluxe)).text
-    assert stale == texts(KO).pgettext(
+    assert stale == texts(EN).pgettext(
         "toast", "That button was out of date; the lobby has been updated."
     )
 
@@ -372,14 +392,14 @@ async def test_edition_and_variant_switches_change_the_lobby(world: World) -> No
         rev = (await loaded(world, gid)).lobby.revision
         data = encode(ToggleVariant(gid, rev, variant))
         text, _ = await world.press(ann, lobby, data)
-        assert text == texts(KO).pgettext("toast", "Saved.")
+        assert text == texts(EN).pgettext("toast", "Saved.")
         lobby = world.state.message(chat, lobby.message_id)
         assert texts(KO).marked(lobby_texts.VARIANTS[variant]) in shown(lobby)
     options = (await loaded(world, gid)).lobby.options
     assert options.gold.value == "per_miner" and options.greedy_dwarf
 
     text, _ = await world.press(ann, lobby, data_of(lobby, StartGame)[0])
-    assert text == texts(KO).pgettext("toast", "Done!")
+    assert text == texts(EN).pgettext("toast", "Done!")
     state = await state_of(world, gid)
     assert state.edition is Edition.DELUXE and len(state.players) == 2
 
@@ -444,5 +464,5 @@ async def start_game_from(world: World, lobby: Message, players: list[User]) -> 
     lobby = world.state.message(lobby.chat_id, lobby.message_id)
     gid = game_id_of(lobby)
     text, _ = await world.press(players[0], lobby, data_of(lobby, StartGame)[0])
-    assert text == texts(KO).pgettext("toast", "Done!")
+    assert text == texts(EN).pgettext("toast", "Done!")
     return gid

@@ -165,6 +165,6 @@ async def test_practice_in_private_with_the_board_and_the_hand_in_one_chat(world
     await world.say(ann, ann.id, "/cancel")
     record = await loaded(world, gid)
     assert record.status is Status.CANCELLED
-    cancelled = KO.gettext("The game was cancelled.")
+    cancelled = KO.gettext("🛑 {name} cancelled the game.", name="Ann")
     assert sum(cancelled in shown(m) for m in world.bot_messages(ann.id)) == 1
     assert await world.store.active_game(ann.id, None) is None

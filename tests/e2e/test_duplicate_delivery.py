@@ -81,7 +81,7 @@ async def test_each_update_delivered_twice_is_handled_once(world: World, skipped
 
     (start,) = data_of(lobby, StartGame)
     text, _ = await world.press(ann, lobby, start)
-    assert text == texts(record.language).pgettext("toast", "Done!")
+    assert text == texts(EN).pgettext("toast", "Done!")  # in the tapper's language
     boards = [m for m in world.bot_messages(chat) if m.content.photo]
     assert len(boards) == 1, "one board post for the start"
     for p in (ann, bob, cho):

@@ -22,6 +22,7 @@ from redis.asyncio import Redis
 from emulator import Faults, Message, User
 from engine import GameState, Phase, apply, from_json, to_json
 from tgbot import history_texts, menus
+from tgbot.archives import round_end
 from tgbot.callback import (
     ConfirmDiscard,
     ConfirmGoal,
@@ -35,7 +36,7 @@ from tgbot.notice_texts import render
 from tgbot.outbox import END, Owed
 from tgbot.records import GameRecord, Status
 from tgbot.service import GameService
-from tgbot.usecases.history import game_end_message
+from tgbot.usecases.history import game_end_message, round_end_lines
 from tgbot.usecases.turns import moved
 
 from .driver import Driver, open_lobby
@@ -156,6 +157,10 @@ def expected_lines(
         for item in after.owed.replays:  # a round's replay (its caption), the game-end message
             if item == END:
                 owed.append(game_end_message(record)[0])
+            elif item < 0:  # a round's final board: its story as the caption (and what follows)
+                end = round_end(after.state, after.moves, -item)
+                assert end is not None
+                owed.append("\n".join(round_end_lines(after, end)))
             else:
                 owed.append(history_texts.round_caption(record.language, item))
         empty = dataclasses.replace(empty, moves=after.moves)  # the round's deeds replay them
@@ -246,13 +251,21 @@ async def test_a_whole_game_under_faults_shows_everything_once(faulty: World, se
     doubled = shown - expected
     assert not missing and not doubled, (missing, doubled)
 
-    boards = [m for m in posts if m.content.photo]
+    tr = texts(record.language)
+    over = [tr.gettext("<b>Round {round} is over!</b>", round=r) for r in (1, 2, 3)]
+    over += [o.replace("<b>", "").replace("</b>", "") for o in over]
+
+    def is_final(m: Message) -> bool:  # a round's final board, which stays
+        return any(o in raw(m) for o in over)
+
+    boards = [m for m in posts if m.content.photo and not is_final(m)]
     your_turn = footers(record)[1]
-    for board in boards[:-1]:  # every board but the final one ends saying whose turn it is
+    for board in boards:  # every board but the rounds' final ones ends saying whose turn it is
         assert your_turn.match(raw(board).split("\n")[-1]), raw(board)
     bot = world.state.bot.id
     visible = [m for m in world.state.messages(chat) if m.content.photo and m.sender_id == bot]
-    assert [m.message_id for m in visible] == [record.messages.board], "one board at the end"
+    assert len(visible) == 3 and all(is_final(m) for m in visible), "the three final boards"
+    assert record.messages.board is None
     for p in players:
         hands = [m for m in world.bot_messages(p.id) if m.content.photo]
         assert len(hands) == 1 and hands[0].message_id == record.messages.hand_of(p.id)

@@ -116,11 +116,11 @@ async def test_a_strangers_taps_on_the_lobby_and_the_game_change_nothing(world: 
     rev = (await loaded(world, gid)).lobby.revision
     before = await world.snapshot(gid)
     expected = {
-        LeaveGame: texts(KO).pgettext("toast", "You are not in this game."),
-        StartGame: texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
-        SetEdition: texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
-        ToggleVariant: texts(KO).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
-        CancelGame: texts(KO).pgettext(
+        LeaveGame: texts(EN).pgettext("toast", "You are not in this game."),
+        StartGame: texts(EN).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
+        SetEdition: texts(EN).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
+        ToggleVariant: texts(EN).pgettext("toast", "Only {name} can do that for now.", name="Ann"),
+        CancelGame: texts(EN).pgettext(
             "toast", "Only the game's creator or a group admin can do that."
         ),
     }
@@ -192,7 +192,7 @@ async def test_forged_callbacks_are_answered_and_change_nothing(world: World) ->
         encode(PickCard(other_gid, other_v, 0)): texts(EN).pgettext(
             "toast", "These buttons are not yours."
         ),
-        encode(JoinGame(other_gid, 1)): texts(KO).pgettext("toast", "These buttons are not yours."),
+        encode(JoinGame(other_gid, 1)): texts(EN).pgettext("toast", "These buttons are not yours."),
         encode(PickCard(gid, v, hand)): texts(EN).pgettext("toast", "This button is not valid."),
         encode(PickCard(gid, v, 9)): texts(EN).pgettext("toast", "This button is not valid."),
         encode(PickSpot(gid, v, 0, 999)): texts(EN).pgettext("toast", "This button is not valid."),
@@ -214,7 +214,7 @@ async def test_forged_callbacks_are_answered_and_change_nothing(world: World) ->
     # Lobby commands for this game, pressed under the board in its own group: it has started.
     board = world.last(chat)
     text = (await world.forge(actor, chat, board.message_id, encode(StartGame(gid, 1)))).text
-    assert text == texts(KO).pgettext("toast", "The game is already running.")
+    assert text == texts(EN).pgettext("toast", "The game is already running.")
     assert await world.snapshot(gid) == before
     assert (await live_hand(world, gid, actor)).message_id == message.message_id
 

@@ -41,6 +41,7 @@ STRATEGIES: dict[type[Any], st.SearchStrategy[Any]] = {
     cb.LeaveGame: _gv(cb.LeaveGame),
     cb.StartGame: _gv(cb.StartGame),
     cb.CancelGame: _gv(cb.CancelGame),
+    cb.KeepGame: st.builds(cb.KeepGame, game=game_ids),
     cb.SetEdition: _gv(cb.SetEdition, edition=st.sampled_from(Edition)),
     cb.ToggleVariant: _gv(cb.ToggleVariant, variant=st.sampled_from(cb.Variant)),
     cb.SetTurnLimit: _gv(
@@ -81,6 +82,7 @@ LARGEST: list[cb.Command] = [
     cb.LeaveGame(GID, V),
     cb.StartGame(GID, V),
     cb.CancelGame(GID, V),
+    cb.KeepGame(GID),
     cb.SetEdition(GID, V, Edition.DELUXE),
     cb.ToggleVariant(GID, V, cb.Variant.GREEDY_DWARF),
     cb.SetTurnLimit(GID, V, cb.MAX_TURN_LIMIT_HOURS),

@@ -18,6 +18,7 @@ from engine import Edition, GameState, PublicView, current_player
 from tgbot.animations import Animator
 from tgbot.callback import (
     AddComputer,
+    CancelGame,
     ConfirmDiscard,
     GameCommand,
     GameId,
@@ -34,6 +35,7 @@ from tgbot.memory_store import MemoryStore
 from tgbot.menus import Screen
 from tgbot.records import CorruptRecordError, GameRecord
 from tgbot.service import GameService, Person, Place, Toast
+from tgbot.usecases.clocks import kick_from
 
 EN = Language("en")
 KO = Language("ko")
@@ -79,6 +81,10 @@ class StubPainter:
     ) -> bytes:
         """A private screen's picture."""
         return b"screen"
+
+    def round_end(self, view: PublicView, names: Mapping[int, str]) -> bytes:
+        """A round's final board."""
+        return b"final"
 
 
 class StubAnimator:
@@ -253,6 +259,21 @@ class Table:
     def said(self, chat: int) -> list[str]:
         """Every text and caption sent to a chat, deleted ones too."""
         return self.sender.texts_in(chat)
+
+    async def cancel_command(self, where: Place, who: Person, is_admin: bool) -> None:
+        """/cancel in the group, answered Yes when it asks (a game in play)."""
+        before = len(self.sender.messages)
+        await self.service.cancel_command(where, who, is_admin)
+        for m in self.sender.messages[before:]:
+            for row in m.keyboard or ():
+                for b in row:
+                    if isinstance(b.command, CancelGame):
+                        await self.service.tap(who, b.command, where.chat_id, m.message_id)
+                        return
+
+    async def overdue(self, gid: str) -> None:
+        """Let time pass until /kick works for the current turn."""
+        self.clock.now = max(self.clock.now, float(kick_from(await self.record(gid))))
 
     async def leave(self, gid: str, uid: int) -> Toast:
         """A player taps Leave on the lobby."""

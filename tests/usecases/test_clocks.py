@@ -75,7 +75,7 @@ async def test_the_reminder_comes_in_private_before_the_end(table: Table) -> Non
     await table.service.sweep()
     hands = table.sender.live(player, "photo")
     assert len(hands) == 1 and hands[0].message_id != old
-    assert "⏰ Your turn in <b>The Mine</b> ends in 2 h 0 min." in hands[0].text
+    assert "⏰ Your turn in <b>The Mine</b> ends in 2 h." in hands[0].text
     assert hands[0].keyboard  # the buttons to play are on it
     assert (await table.state(gid)).version == 0
 
@@ -127,6 +127,7 @@ async def test_missing_turns_in_a_row_puts_the_player_on_automatic(table: Table)
 async def test_a_player_on_automatic_is_played_for_after_a_pause(table: Table) -> None:
     gid = await table.start()
     player = await table.to_act(gid)
+    await table.overdue(gid)
     await table.service.kick(place(), person(EVE), True)
     assert player in (await table.record(gid)).automatic
     while await table.to_act(gid) != player:
@@ -140,6 +141,7 @@ async def test_a_player_on_automatic_is_played_for_after_a_pause(table: Table) -
 async def test_any_tap_brings_a_player_on_automatic_back(table: Table) -> None:
     gid = await table.start()
     player = await table.to_act(gid)
+    await table.overdue(gid)
     await table.service.kick(place(), person(EVE), True)
     toast = await table.hand_tap(player, ShowHand(gid, 1))
     assert toast.text == "Welcome back: you play your own turns again."
@@ -155,7 +157,7 @@ async def test_a_deadline_of_a_turn_already_played_does_nothing(table: Table) ->
 
 async def test_a_deadline_of_a_cancelled_game_does_nothing(table: Table) -> None:
     gid = await table.start()
-    await table.service.cancel_command(place(), person(ANN), False)
+    await table.cancel_command(place(), person(ANN), False)
     await table.service.handle_deadline(f"{gid}:0:timeout")
     assert (await table.state(gid)).version == 0
 
@@ -196,7 +198,7 @@ async def test_kick_without_a_game(table: Table) -> None:
 async def test_kick_in_a_lobby(table: Table) -> None:
     await table.open()
     text = await table.service.kick(place(), person(ANN), False)
-    assert text == "There is no game here. Open one with /new."
+    assert text == "The game here has not started yet: nobody's turn to skip."
 
 
 async def test_kick_about_ones_own_turn(table: Table) -> None:
@@ -215,6 +217,7 @@ async def test_a_kick_vote_is_counted_once(table: Table) -> None:
     gid = await table.start((ANN, BOB, CAT, DAN, EVE))
     player = await table.to_act(gid)
     voter = next(u for u in (ANN, BOB, CAT, DAN, EVE) if u != player)
+    await table.overdue(gid)
     first = await table.service.kick(place(), person(voter), False)
     assert "votes to let the game play for" in first and "(1/3)" in first
     again = await table.service.kick(place(), person(voter), False)
@@ -226,6 +229,7 @@ async def test_a_majority_of_votes_lets_the_game_play(table: Table) -> None:
     gid = await table.start()
     player = await table.to_act(gid)
     voters = [u for u in (ANN, BOB, CAT) if u != player]
+    await table.overdue(gid)
     assert "(1/2)" in await table.service.kick(place(), person(voters[0]), False)
     assert await table.service.kick(place(), person(voters[1]), False) == ""
     record = await table.record(gid)
@@ -236,6 +240,7 @@ async def test_a_majority_of_votes_lets_the_game_play(table: Table) -> None:
 
 async def test_an_admin_kicks_at_once(table: Table) -> None:
     gid = await table.start()
+    await table.overdue(gid)
     assert await table.service.kick(place(), person(DAN), True) == ""
     assert (await table.state(gid)).version == 1
 
@@ -251,7 +256,7 @@ async def test_votes_are_forgotten_after_a_move(table: Table) -> None:
 
 async def test_a_cancelled_game_drops_its_deadlines(table: Table) -> None:
     gid = await table.start()
-    await table.service.cancel_command(place(), person(ANN), False)
+    await table.cancel_command(place(), person(ANN), False)
     assert await table.deadlines.pending() == []
     table.clock.advance(24 * HOUR)
     await table.service.sweep()
@@ -261,9 +266,10 @@ async def test_a_cancelled_game_drops_its_deadlines(table: Table) -> None:
 
 async def test_a_cancelled_game_on_automatic_drops_its_stand_in_move(table: Table) -> None:
     gid = await table.start()
+    await table.overdue(gid)
     await table.service.kick(place(), person(EVE), True)
     assert await table.deadlines.pending() != []
-    await table.service.cancel_command(place(), person(ANN), False)
+    await table.cancel_command(place(), person(ANN), False)
     assert await table.deadlines.pending() == []
     assert (await table.state(gid)).version == 1
 
@@ -296,6 +302,7 @@ async def test_kick_naming_the_awaited_player_counts(table: Table, form: str) ->
     gid = await table.start()
     player, voter = await _awaited_and_voter(table, gid)
     said = form.format(NAMES[player].upper())
+    await table.overdue(gid)
     text = await table.service.kick(place(), person(voter), False, Target(said))
     assert "(1/2)" in text
     assert (await table.record(gid)).kick_votes == (voter,)
@@ -329,6 +336,7 @@ async def test_kick_by_a_picked_mention_or_username(table: Table) -> None:
     assert (await table.record(gid)).lobby.player(player) == LobbyPlayer(
         player, NAMES[player], EN, f"user{player}"
     )
+    await table.overdue(gid)
     text = await table.service.kick(place(), person(voter), False, Target(f"@USER{player}"))
     assert "(1/2)" in text
     other = next(u for u in (ANN, BOB, CAT) if u not in (player, voter))

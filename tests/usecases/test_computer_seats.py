@@ -218,7 +218,7 @@ async def test_one_person_and_two_computers_start_a_game(table: Table) -> None:
     assert record.status is Status.PLAYING and record.state is not None
     assert sorted(record.state.players) == [-2, -1, ANN]
     (lobby,) = [m for m in table.group() if m.kind == "text"]
-    assert "The game has started with 3 players." in lobby.text
+    assert "The game has started with 3 players: Ann, 🤖 " in lobby.text
 
 
 async def test_computer_players_cannot_play_alone(table: Table) -> None:

@@ -223,6 +223,7 @@ async def test_a_kick_vote_counts_people_only_and_the_computer_plays_for_them(
     await table.computers_play(gid)
     awaited = await table.to_act(gid)
     voter = BOB if awaited == ANN else ANN
+    await table.overdue(gid)
     assert await table.service.kick(place(), person(voter), False) == ""  # 1 of 1 person
     record = await table.record(gid)
     assert awaited in record.automatic

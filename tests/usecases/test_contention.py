@@ -46,6 +46,7 @@ async def test_a_move_under_contention_asks_to_tap_again(busy: Table) -> None:
 
 async def test_a_kick_under_contention_says_so(busy: Table) -> None:
     gid = await busy.start()
+    await busy.overdue(gid)
     _jam(busy)
     assert "Please tap again" in await busy.service.kick(place(), person(DAN), True)
     assert (await busy.state(gid)).version == 0

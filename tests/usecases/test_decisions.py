@@ -21,6 +21,7 @@ from tgbot.callback import (
     Variant,
 )
 from tgbot.clocks import stand_in_move
+from tgbot.i18n import texts
 from tgbot.notices import Rendered
 from tgbot.records import GameRecord, Lobby, LobbyPlayer, Status
 from tgbot.usecases.lobby_decisions import (
@@ -99,10 +100,14 @@ def test_a_finished_game_is_gone_too() -> None:
     assert decision.record is None and "no longer exists" in decision.result.toast.text
 
 
-def test_the_answer_is_in_the_game_s_language() -> None:
+def test_a_toast_is_in_the_tapper_s_language_a_command_s_answer_in_the_group_s() -> None:
     record = _lobby(language=KO)
-    decision = decide_tap(_request(BOB, LeaveGame(GID, 0)))(record)
-    assert decision.result.toast.text != "You are not in this game."
+    tapped = decide_tap(_request(BOB, LeaveGame(GID, 0)))(record)
+    assert tapped.result.toast.text == "You are not in this game.", "Bob reads English"
+    korean = decide_tap(_request(BOB, LeaveGame(GID, 0), language=KO))(_lobby(language=EN))
+    assert korean.result.toast.text == texts(KO).pgettext("toast", "You are not in this game.")
+    typed = decide_tap(_request(BOB, LeaveGame(GID, 0), by_command=True))(record)
+    assert typed.result.toast.text == texts(KO).pgettext("toast", "You are not in this game.")
 
 
 def test_a_typed_command_skips_the_revision_check() -> None:

@@ -74,7 +74,7 @@ async def test_a_started_game_does_not_expire(table: Table) -> None:
 
 async def test_a_cancelled_lobby_drops_its_expiry(table: Table) -> None:
     await table.open()
-    await table.service.cancel_command(place(), person(ANN), False)
+    await table.cancel_command(place(), person(ANN), False)
     assert await table.deadlines.pending() == []
 
 
@@ -107,7 +107,9 @@ async def test_new_in_a_chat_with_a_lobby_silent_for_less_than_a_day_is_refused(
     table.clock.advance(DAY - 1)
     await table.service.new_lobby(place(), person(BOB))
     assert await table.store.active_game(GROUP, None) == gid
-    assert "already running here" in table.group()[-1].text
+    said, lobby = table.group()[-2:]
+    assert "A game is being set up here: its lobby is below." in said.text
+    assert lobby.keyboard and (await table.record(gid)).messages.lobby == lobby.message_id
 
 
 async def test_an_expiry_that_loses_to_other_saves_is_tried_again_a_minute_later() -> None:

@@ -133,7 +133,7 @@ async def test_a_cancelled_game_is_archived_and_not_counted(table: Table) -> Non
         player = current_player(state)
         assert player is not None
         await play(table, gid, legal_actions(state, player)[0], seen)
-    await table.service.cancel_command(where(), person(ANN), False)
+    await table.cancel_command(where(), person(ANN), False)
     games = await table.archives.recent(GROUP)
     assert [(g.game_id, g.cancelled) for g in games] == [(gid, True)]
     assert replay(games[0].archive)[-1] == await table.state(gid)
@@ -144,7 +144,7 @@ async def test_a_cancelled_game_is_archived_and_not_counted(table: Table) -> Non
 
 async def test_a_lobby_cancelled_leaves_no_archive(table: Table) -> None:
     await table.open()
-    await table.service.cancel_command(where(), person(ANN), False)
+    await table.cancel_command(where(), person(ANN), False)
     assert await table.archives.recent(GROUP) == ()
 
 
@@ -156,7 +156,7 @@ async def test_a_replay_waits_for_the_group_s_budget(table: Table) -> None:
     budget.limit = 0  # from now on the group can take nothing
     await play_to_end(table, gid, 3)
     record = await table.record(gid)
-    assert record.owed.replays[:1] == (1,), "owed, in the record"
+    assert record.owed.replays[:2] == (-1, 1), "owed, in the record: the final board, the replay"
     assert [m for m in table.group() if m.kind == "animation"] == []
     budget.limit = 1000
     table.clock.advance(61)

@@ -26,11 +26,54 @@ async def test_new_posts_a_lobby_with_buttons_and_remembers_it(table: Table) -> 
     assert lobby.keyboard and "Ann" in lobby.text
 
 
-async def test_new_in_a_chat_with_a_game_says_so_and_opens_nothing(table: Table) -> None:
+async def test_new_in_a_chat_with_a_lobby_points_to_it_and_opens_nothing(table: Table) -> None:
     gid = await table.open()
+    first = table.group()[-1].message_id
+    await table.service.new_lobby(place(), person(BOB))
+    assert await table.store.active_game(GROUP, None) == gid
+    said, lobby = table.group()[-2:]
+    assert said.text == "A game is being set up here: its lobby is below."
+    assert lobby.keyboard and (await table.record(gid)).messages.lobby == lobby.message_id
+    assert first not in {m.message_id for m in table.group()}, "the old lobby message goes"
+
+
+async def test_new_in_a_chat_with_a_game_in_play_says_so(table: Table) -> None:
+    gid = await table.start()
     await table.service.new_lobby(place(), person(BOB))
     assert await table.store.active_game(GROUP, None) == gid
     assert "already running here" in table.group()[-1].text
+
+
+async def test_kick_and_new_agree_that_a_lobby_is_a_game_here(table: Table) -> None:
+    await table.open()
+    text = await table.service.kick(place(), person(BOB), False)
+    assert text == "The game here has not started yet: nobody's turn to skip."
+
+
+async def test_the_creator_leaving_passes_the_lobby_on_and_says_so(table: Table) -> None:
+    gid = await table.open()
+    await table.join(gid, ANN, BOB, CAT, DAN)
+    toast = await table.leave(gid, ANN)
+    assert toast.text == "You left the game; Bob now runs the lobby."
+    record = await table.record(gid)
+    assert record.creator_id == BOB and not record.lobby.has_player(ANN)
+    assert any(
+        "Ann left the lobby: Bob now runs it" in m.text for m in table.group() if m.kind == "text"
+    )
+    lobby = next(m for m in table.group() if m.message_id == record.messages.lobby)
+    assert "Opened by Bob" in lobby.text
+    revision = record.lobby.revision
+    assert (await table.lobby_tap(BOB, StartGame(gid, revision))).text == "Done!"
+
+
+async def test_the_lobby_collapses_to_one_line_once_started(table: Table) -> None:
+    gid = await table.start()
+    record = await table.record(gid)
+    lobby = next(m for m in table.group() if m.message_id == record.messages.lobby)
+    assert lobby.text == (
+        "⛏ The game has started with 3 players: Ann, Bob, Cat · Saboteur · 24 h. Good digging!"
+    )
+    assert lobby.keyboard is None
     assert len(await table.store.chat_games(GROUP)) == 1
 
 
@@ -236,22 +279,22 @@ async def test_an_admin_cancels(table: Table) -> None:
 
 async def test_cancelling_a_running_game_tells_the_group_and_every_player(table: Table) -> None:
     await table.start()
-    await table.service.cancel_command(place(), person(ANN), False)
-    assert table.group()[-1].text == "The game was cancelled."
+    await table.cancel_command(place(), person(ANN), False)
+    assert table.group()[-1].text.startswith("🛑 Ann cancelled the game. Nobody wins.")
     for uid in (ANN, BOB, CAT):
         (hand,) = table.sender.live(uid, "photo")
-        assert "The game was cancelled." in hand.text and hand.keyboard is None
+        assert "🛑 Ann cancelled the game." in hand.text and hand.keyboard is None
     assert await table.store.user_games(BOB) == ()
 
 
 async def test_cancel_command_by_a_player_is_answered_in_the_group(table: Table) -> None:
     await table.open()
-    await table.service.cancel_command(place(), person(BOB), False)
+    await table.cancel_command(place(), person(BOB), False)
     assert "creator or a group admin" in table.group()[-1].text
 
 
 async def test_cancel_command_without_a_game(table: Table) -> None:
-    await table.service.cancel_command(place(), person(ANN), True)
+    await table.cancel_command(place(), person(ANN), True)
     assert table.said(GROUP) == ["There is no game here. Open one with /new."]
 
 
@@ -307,7 +350,15 @@ async def test_settings_in_a_lobby_offer_the_language_only(table: Table) -> None
 async def test_settings_during_play_offer_the_time_per_turn(table: Table) -> None:
     await table.start()
     text, rows = await table.service.settings(place())
-    assert len(rows) == 2 and "24" in text
+    assert len(rows) == 3 and "24" in text, "the language, then the time per turn in two rows"
+    assert [len(r) for r in rows[1:]] == [3, 2]
+    assert [b.label for r in rows[1:] for b in r] == [
+        "▫️ ⏱ 1 h",
+        "▫️ ⏱ 12 h",
+        "✅ ⏱ 24 h",
+        "▫️ ⏱ 72 h",
+        "▫️ ∞ No limit",
+    ]
 
 
 async def test_the_creator_changes_the_time_per_turn_during_play(table: Table) -> None:
@@ -340,3 +391,21 @@ async def test_a_stale_time_button_during_play_changes_nothing(table: Table) -> 
     toast = await table.lobby_tap(ANN, SetTurnLimit(gid, 0, 1))
     assert "out of date" in toast.text
     assert (await table.record(gid)).lobby.turn_limit_hours == 24
+
+
+async def test_a_join_in_a_supergroup_offers_a_button_back_to_its_lobby(table: Table) -> None:
+    supergroup = -1001234567890
+    gid = await table.open(ANN, place(supergroup))
+    await table.join(gid, BOB)
+    lobby = (await table.record(gid)).messages.lobby
+    joined = [m for m in table.sender.live(BOB) if "You joined the game" in m.text][-1]
+    ((back,),) = joined.keyboard or ((),)
+    assert back.url == f"https://t.me/c/1234567890/{lobby}"
+    assert back.label == "↩️ Back to The Mine"
+
+
+async def test_a_join_in_a_basic_group_has_no_button_telegram_cannot_link(table: Table) -> None:
+    gid = await table.open()
+    await table.join(gid, BOB)
+    joined = [m for m in table.sender.live(BOB) if "You joined the game" in m.text][-1]
+    assert joined.keyboard is None

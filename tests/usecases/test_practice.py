@@ -46,7 +46,8 @@ async def _one_board_and_one_hand(table: Table, gid: str, uid: int = ANN) -> Non
     """The private chat holds the game's one board post and one hand: nothing twice, and
     neither deleted in the other's place."""
     record = await table.record(gid)
-    live = {p.message_id for p in table.sender.live(uid, "photo")}
+    photos = table.sender.live(uid, "photo")
+    live = {p.message_id for p in photos if "is over!" not in p.text}  # rounds' final boards stay
     kept = {record.messages.board, record.messages.hand_of(uid)} - {None}
     assert live == kept, (live, kept)
 
@@ -310,8 +311,10 @@ async def test_a_whole_practice_game_to_the_end(table: Table) -> None:
     assert {m.chat_id for m in table.sender.messages} == {ANN}
     await _one_board_and_one_hand(table, gid)
     (board,) = [m for m in table.sender.live(ANN, "photo") if "Game over!" in m.text]
-    assert board.message_id == record.messages.board
+    assert "Round 3 is over!" in board.text, "the last round's final board tells the end"
     assert "Game over!" in board.text and "Play again with /practice." in board.text
+    finals = [m for m in table.sender.live(ANN, "photo") if "is over!" in m.text]
+    assert len(finals) == 3, "each round's final board stays in the chat"
     assert await table.store.active_game(ANN, None) is None
     assert await table.deadlines.pending() == []
     await _practice(table)  # the chat is free for the next one
@@ -324,7 +327,7 @@ async def test_cancel_in_private_ends_the_practice_game_and_says_so_once(table: 
     record = await table.record(gid)
     assert record.status is Status.CANCELLED
     assert await table.deadlines.pending() == []
-    said = [m.text for m in table.sender.messages if "The game was cancelled." in m.text]
+    said = [m.text for m in table.sender.messages if "Ann cancelled the game." in m.text]
     assert len(said) == 1
     (hand,) = [m for m in table.sender.live(ANN, "photo") if m.text in said]
     assert hand.keyboard is None

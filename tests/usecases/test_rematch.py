@@ -85,7 +85,7 @@ async def test_forged_and_stale_buttons_change_nothing(table: Table) -> None:
     gid = await _lobby(table)
     playing = await table.lobby_tap(ANN, Rematch(gid))
     assert playing.alert and playing.text == "This button is not valid.", "not a finished game"
-    await table.service.cancel_command(place(), person(ANN), False)
+    await table.cancel_command(place(), person(ANN), False)
     stale = await table.lobby_tap(BOB, Rematch(old))
     assert stale.text == "A rematch of this game was opened already."
     late = await table.lobby_tap(BOB, ConfirmRematch(gid))

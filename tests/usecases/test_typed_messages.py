@@ -15,7 +15,13 @@ from engine.timeline import Deed, Entry
 from tgbot import presenter
 from tgbot.callback import CancelGame, GameId, SetLanguage
 from tgbot.i18n import Language, texts
-from tgbot.notice_texts import bot_removed, game_cancelled, joined, missed_turn, render
+from tgbot.notice_texts import (
+    bot_removed,
+    game_cancelled_note,
+    joined,
+    missed_turn,
+    render,
+)
 from tgbot.notices import (
     GameOver,
     GameStarted,
@@ -207,9 +213,10 @@ async def test_a_note_speaks_its_players_language_and_the_group_text_the_groups(
     assert "did not play in time, so the computer played for them." in group
     revision = (await table.record(gid)).lobby.revision
     await table.lobby_tap(ANN, CancelGame(gid, revision))
-    assert game_cancelled(KO) in table.sender.live(player, "photo")[-1].text
-    assert game_cancelled(EN) in table.sender.live(other, "photo")[-1].text
-    assert game_cancelled(EN) in table.said(GROUP)[-1]
+    ann = person(ANN).name
+    assert game_cancelled_note(KO, by=ann) in table.sender.live(player, "photo")[-1].text
+    assert game_cancelled_note(EN, by=ann) in table.sender.live(other, "photo")[-1].text
+    assert f"{ann} cancelled the game. Nobody wins." in table.said(GROUP)[-1]
 
 
 # ---------------------------------------------------------------- nothing hidden

@@ -51,9 +51,15 @@ async def bot_removed(ctx: Context, chat_id: int) -> None:
 
 
 async def choose_language(
-    ctx: Context, person: Person, command: SetLanguage, chat_id: int, thread_id: int | None
+    ctx: Context,
+    person: Person,
+    command: SetLanguage,
+    chat_id: int,
+    thread_id: int | None,
+    message_id: int | None = None,
 ) -> Toast:
-    """A language button: in private the user's language, in a group the group's."""
+    """A language button: in private the user's language, in a group the group's; the message
+    of /lang or /settings then says the choice, without its buttons (they are stale)."""
     if chat_id == person.user_id:
         await ctx.store.set_user_language(person.user_id, command.language)
         await _relabel_player(ctx, person.user_id, command.language)
@@ -61,7 +67,10 @@ async def choose_language(
         await ctx.store.set_group_language(chat_id, command.language)
         await _relabel_game(ctx, chat_id, thread_id, command.language)
     chosen = texts(command.language)
-    return Toast(chosen.pgettext("toast", "Language: {language}", language=chosen.native_name))
+    said = chosen.pgettext("toast", "Language: {language}", language=chosen.native_name)
+    if message_id is not None:
+        await ctx.sender.edit_text(chat_id, message_id, f"✅ {said}", ())  # best effort
+    return Toast(said)
 
 
 async def _relabel_game(ctx: Context, chat_id: int, thread_id: int | None, lang: Language) -> None:

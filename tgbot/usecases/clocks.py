@@ -204,6 +204,9 @@ def _decide_kick(
     planned: Planned | None,
 ) -> Callable[[GameRecord | None], Decision[Vote]]:
     def decide(record: GameRecord | None) -> Decision[Vote]:
+        if record is not None and record.status is Status.LOBBY:
+            text = tr.gettext("The game here has not started yet: nobody's turn to skip.")
+            return Decision(Vote(text))
         if record is None or record.state is None or record.status is not Status.PLAYING:
             return Decision(Vote(no_game(tr)))
         state = record.state
@@ -223,6 +226,10 @@ def _decide_kick(
                 return Decision(Vote(tr.gettext("Only players of this game can vote.")))
             if person.user_id in record.kick_votes:
                 return Decision(Vote(tr.gettext("You have already voted.")))
+        ready = kick_from(record)
+        if now < ready:
+            return Decision(Vote(_too_early(record, player, ready - now, tr)))
+        if not is_admin:
             votes = (*record.kick_votes, person.user_id)
             # The people other than the awaited player vote (computer players do not).
             voters = [u for u in state.players if u != player and not is_computer_id(u)]
@@ -241,6 +248,46 @@ def _decide_kick(
         return _stand_in(record, planned, now)
 
     return decide
+
+
+KICK_SHARE = 0.75  # /kick works once this share of the time per turn has passed
+KICK_NO_LIMIT_SECONDS = 24 * 3600  # ... or, in a game without a time per turn, after a day
+
+
+def kick_after(limit_hours: int | None) -> int:
+    """How long into a turn /kick starts to work: most of the time per turn."""
+    if limit_hours is None:
+        return KICK_NO_LIMIT_SECONDS
+    return int(limit_hours * 3600 * KICK_SHARE)
+
+
+def kick_from(record: GameRecord) -> int:
+    """When /kick starts to work for the current turn."""
+    return record.turn_started_at + kick_after(record.lobby.turn_limit_hours)
+
+
+def _too_early(record: GameRecord, player: int, left: int, tr: Texts) -> str:
+    lang = tr.language
+    limit = record.lobby.turn_limit_hours
+    after = presenter.duration(lang, kick_after(limit))
+    if limit is None:
+        text = tr.gettext(
+            "Too early: /kick works once {name} has had {after} for their turn (in a game "
+            "without a time per turn). That is in {left}.",
+            name=_mention(record, player),
+            after=after,
+            left=presenter.duration(lang, left),
+        )
+    else:
+        text = tr.gettext(
+            "Too early: /kick works once {after} of the {limit} per turn have passed for {name}. "
+            "That is in {left}.",
+            name=_mention(record, player),
+            after=after,
+            limit=presenter.hours_text(tr, limit),
+            left=presenter.duration(lang, left),
+        )
+    return text
 
 
 def names_player(target: Target, record: GameRecord, player: int) -> bool:
@@ -278,8 +325,17 @@ def _stand_in(record: GameRecord, planned: Planned, now: int) -> Decision[Vote]:
         record, automatic=(*[u for u in record.automatic if u != player], player)
     )
     text = said(notice_texts.stood_in, name=_mention(record, player))
+    note = said(notice_texts.seat_taken_over, chat=presenter.escape_text(record.title))
     transition = apply(state, player, planned.action)
     new = moved(
-        updated, transition, player, now, action=planned.action, stand_in=True, texts=[text]
+        updated,
+        transition,
+        player,
+        now,
+        action=planned.action,
+        stand_in=True,
+        texts=[text],
+        notes=[(player, note)],
     )
+    new = dataclasses.replace(new, owed=owe(new.owed, fresh=[player]))
     return Decision(Vote("", before=state.version), new)

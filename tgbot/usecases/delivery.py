@@ -20,7 +20,7 @@ from engine import current_player
 from .. import notice_texts, presenter
 from ..callback import GameId
 from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
-from ..notice_texts import render
+from ..notice_texts import private_keyboard, render
 from ..notices import Message, said
 from ..outbox import (
     board_posted,
@@ -362,7 +362,8 @@ async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) 
 
 async def _private_text(ctx: Context, record: GameRecord, user: int, message: Message) -> None:
     """A text sent once to a person's private chat (such as "you joined"), in their language."""
-    text = render(message, record, player_language(record, user))
+    lang = player_language(record, user)
+    text = render(message, record, lang)
 
     def done(r: GameRecord) -> GameRecord:
         return dataclasses.replace(r, owed=private_text_sent(r.owed, user, message))
@@ -371,7 +372,7 @@ async def _private_text(ctx: Context, record: GameRecord, user: int, message: Me
         await ctx.strike(record.game_id, done)
         return
     floor = await floor_before(ctx, user)
-    sent = await ctx.sender.private_text(user, text)
+    sent = await ctx.sender.private_text(user, text, private_keyboard(message, record, lang))
     if sent.ok and sent.message_id is not None:
         await confirmed_send(ctx, record, user, sent, done)
         return

@@ -8,14 +8,24 @@ from collections.abc import Awaitable, Callable
 
 from engine import Phase
 from engine.archive import RoundReplay
-from engine.events import GameEnded
+from engine.events import GameEnded, RoundStarted
 
 from .. import history_texts, presenter
-from ..archives import ALL_TIME, archived_game, game_rounds, season_of, tally
+from ..archives import (
+    ALL_TIME,
+    RoundEnd,
+    archived_game,
+    game_rounds,
+    gold_by_round,
+    round_end,
+    season_of,
+    tally,
+)
 from ..callback import ReplayRound
+from ..fitting import CAPTION_LIMIT, split_fitting
 from ..i18n import texts
 from ..menus import Keyboard
-from ..outbox import END, replay_done
+from ..outbox import END, delete_later, owe, replay_done
 from ..ports import Sent
 from ..records import GameRecord, Status
 from .context import Context, Person, Place, Toast, invalid_button
@@ -52,6 +62,9 @@ async def deliver_replay(ctx: Context, record: GameRecord, send_group: SendGroup
         return dataclasses.replace(r, owed=replay_done(r.owed, item))
 
     chat, thread = record.chat_id, record.thread_id
+    if item < 0:
+        await _final_board(ctx, record, -item, send_group, struck)
+        return
     if item == END:
         await keep_archive(ctx, record)
         if record.status is not Status.FINISHED:
@@ -74,6 +87,74 @@ async def deliver_replay(ctx: Context, record: GameRecord, send_group: SendGroup
             return ctx.sender.group_animation(chat, thread, gif, caption)
 
     await send_group(ctx, record, send, lambda _: struck, struck)
+
+
+async def _final_board(
+    ctx: Context, record: GameRecord, number: int, send_group: SendGroup, struck: Change
+) -> None:
+    """Round `number`'s final board, every goal turned up, its story as the caption (what does
+    not fit follows as a text); it replaces the round's last board post and stays (the next
+    round's board does not delete it)."""
+    end = round_end(record.state, record.moves, number)
+    if end is None:  # cannot happen for a record whose moves are kept; nothing to draw
+        log.warning("game %s: round %s's end cannot be replayed", record.game_id, number)
+        await ctx.strike(record.game_id, struck)
+        return
+    names = presenter.names_of(record)
+    lines = round_end_lines(record, end)
+    caption = split_fitting(lines, CAPTION_LIMIT)[0]
+    rest = lines[caption.count("\n") + 1 :]
+    while rest and not rest[0]:
+        rest = rest[1:]
+    png = ctx.painter.round_end(end.view, names)
+
+    def done(_: int) -> Change:
+        def change(r: GameRecord) -> GameRecord:
+            owed = delete_later(r.owed, r.chat_id, r.messages.board)
+            if rest:
+                owed = owe(owed, texts=["\n".join(rest)])
+            messages = dataclasses.replace(r.messages, board=None)
+            return struck(dataclasses.replace(r, owed=owed, messages=messages))
+
+        return change
+
+    def send() -> Awaitable[Sent]:
+        return ctx.sender.group_photo(record.chat_id, record.thread_id, png, caption)
+
+    await send_group(ctx, record, send, done, struck)
+
+
+def round_end_lines(record: GameRecord, end: RoundEnd) -> list[str]:
+    """A round's story under its final board: the last move, who won and why, the roles, who was
+    paid, who did what, who begins the next round (a practice game's end: the scoreboard)."""
+    state = record.state
+    assert state is not None
+    names, lang = presenter.names_of(record), record.language
+    result = end.view.results[-1]
+    starter = next((e.starter for e in end.events if isinstance(e, RoundStarted)), None)
+    text = presenter.round_text(
+        result,
+        names,
+        lang,
+        None if starter is None else result.round + 1,
+        starter,
+        end.events,
+        end.deeds,
+        edition=state.edition,
+        crystals=end.view.crystals,
+        trapped=end.trapped,
+    )
+    moves = presenter.move_lines(end.events, names, lang)
+    lines = [*moves, ""] if moves else []
+    lines += text.split("\n")
+    ended = next((e for e in end.events if isinstance(e, GameEnded)), None)
+    if ended is not None and record.is_practice:
+        rounds = gold_by_round(state, record.moves)
+        lines += [
+            "",
+            *presenter.game_text(ended, names, lang, practice=True, rounds=rounds).split("\n"),
+        ]
+    return lines
 
 
 def _ended_round(rounds: tuple[RoundReplay, ...], number: int) -> RoundReplay | None:
@@ -102,7 +183,8 @@ def game_end_message(record: GameRecord) -> tuple[str, Keyboard]:
         gold=tuple(zip(state.players, state.gold, strict=True)),
         winners=tuple(p for p, g in zip(state.players, state.gold, strict=True) if g == best),
     )
-    text = presenter.game_text(ended, presenter.names_of(record), record.language)
+    rounds = gold_by_round(state, record.moves)
+    text = presenter.game_text(ended, presenter.names_of(record), record.language, rounds=rounds)
     return text, history_texts.rematch_keyboard(record.game_id, record.language)
 
 

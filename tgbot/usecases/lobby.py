@@ -7,7 +7,15 @@ import dataclasses
 from engine import current_player
 
 from .. import lobby_texts, menus, notice_texts, notices, presenter
-from ..callback import CancelGame, GameCommand, GameId, LeaveGame, SetTurnLimit, StartGame
+from ..callback import (
+    CancelGame,
+    GameCommand,
+    GameId,
+    KeepGame,
+    LeaveGame,
+    SetTurnLimit,
+    StartGame,
+)
 from ..clocks import LOBBY_IDLE_SECONDS, PRACTICE_IDLE_SECONDS, Deadline, DeadlineKind
 from ..i18n import texts
 from ..outbox import delete_later, owe
@@ -61,6 +69,11 @@ async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
         record = await _create(ctx, place, record)
     except ChatBusyError:
         tr = texts(lang)
+        held = await ctx.active(place)
+        if held is not None and held.status is Status.LOBBY:
+            await ctx.say(place, tr.gettext("A game is being set up here: its lobby is below."))
+            await post_lobby(ctx, held)  # at the bottom of the chat, where people look
+            return
         await ctx.say(
             place, tr.gettext("A game is already running here. /status shows whose turn it is.")
         )
@@ -331,8 +344,18 @@ async def leave_command(ctx: Context, place: Place, person: Person) -> None:
 
 
 async def cancel_command(ctx: Context, place: Place, person: Person, is_admin: bool) -> None:
-    """/cancel in a group: the creator or an admin ends the lobby or game."""
+    """/cancel in a group: the creator or an admin ends the lobby at once, or is asked first
+    whether to end a game in play for everyone."""
     record = await active_or_say(ctx, place)
+    if record is not None and record.status is Status.PLAYING:
+        tr = texts(record.language)
+        if person.user_id != record.creator_id and not is_admin:
+            refused = tr.pgettext("toast", "Only the game's creator or a group admin can do that.")
+            await ctx.say(place, refused)
+            return
+        question, keyboard = lobby_texts.cancel_question(record, record.language, person.name)
+        await ctx.sender.group_text(place.chat_id, place.thread_id, question, keyboard)
+        return
     if record is not None:
         command = CancelGame(record.game_id, record.lobby.revision)
         outcome = await run(ctx, person, command, by_command=True, is_admin=is_admin)
@@ -340,10 +363,53 @@ async def cancel_command(ctx: Context, place: Place, person: Person, is_admin: b
             await ctx.say(place, outcome.toast.text)
 
 
-async def tap(ctx: Context, person: Person, command: GameCommand, chat_id: int) -> Toast:
-    """A lobby button (join, leave, an option, start, cancel, the time per turn)."""
+async def tap(
+    ctx: Context, person: Person, command: GameCommand, chat_id: int, message_id: int | None = None
+) -> Toast:
+    """A lobby button (join, leave, an option, start, cancel, the time per turn); /cancel's
+    question goes once answered Yes."""
     outcome = await run(ctx, person, command, chat_id=chat_id)
+    if isinstance(command, CancelGame) and outcome.then is Then.CANCELLED:
+        await _drop_question(ctx, command.game, chat_id, message_id)
+    if isinstance(command, SetTurnLimit) and outcome.then is Then.RETIMED and message_id:
+        # /settings during play: its message says the new time, without its stale buttons.
+        record = await ctx.store.load(command.game)
+        if record is not None and record.messages.lobby != message_id:
+            said = presenter.turn_limit_line(record.language, command.hours)
+            await ctx.sender.edit_text(chat_id, message_id, f"✅ {said}", ())
     return outcome.toast
+
+
+async def keep_tap(
+    ctx: Context, person: Person, command: KeepGame, chat_id: int, message_id: int | None
+) -> Toast:
+    """No on /cancel's question: the game goes on, and the question goes."""
+    tr = texts(await ctx.user_language(person))
+    record = await ctx.store.load(command.game)
+    if record is None or not record.status.is_active:
+        await _drop_question(ctx, command.game, chat_id, message_id)
+        return Toast(gone(tr))
+    if record.chat_id != chat_id:
+        return Toast(tr.pgettext("toast", "These buttons are not yours."), alert=True)
+    if person.user_id != record.creator_id and not await ctx.sender.is_admin(
+        chat_id, person.user_id
+    ):
+        return Toast(
+            tr.pgettext("toast", "Only the game's creator or a group admin can do that."),
+            alert=True,
+        )
+    await _drop_question(ctx, command.game, chat_id, message_id)
+    return Toast(tr.pgettext("toast", "The game goes on."))
+
+
+async def _drop_question(ctx: Context, gid: GameId, chat_id: int, message_id: int | None) -> None:
+    """Delete /cancel's answered question (never the lobby message, which says the end)."""
+    if message_id is None:
+        return
+    record = await ctx.store.load(gid)
+    if record is not None and record.messages.lobby == message_id:
+        return
+    await ctx.sender.delete(chat_id, message_id)  # if this fails, its buttons answer "gone"
 
 
 async def _admin(ctx: Context, person: Person, command: GameCommand, chat_id: int | None) -> bool:
@@ -392,6 +458,8 @@ async def _follow(ctx: Context, record: GameRecord, then: Then, person: Person) 
     """What a lobby command does once its decision is saved."""
     if then is Then.LEFT:
         await ctx.store.remove_user_game(person.user_id, record.game_id)
+        if not record.owed.is_empty:
+            await ctx.deliver(record.game_id)  # the lobby passed on: the group is told
     if then in (Then.LEFT, Then.REDRAW):
         await keep_lobby(ctx, record)
         await refresh_lobby(ctx, record.game_id)
@@ -451,5 +519,5 @@ async def settings(ctx: Context, place: Place) -> tuple[str, menus.Keyboard]:
     record = await ctx.active(place)
     if record is not None and record.status is Status.PLAYING:
         lines.append(presenter.turn_limit_line(lang, record.lobby.turn_limit_hours))
-        rows.append(lobby_texts.turn_limit_row(record, lang))
+        rows += lobby_texts.turn_limit_rows(record, lang)
     return "\n".join(lines), tuple(rows)

@@ -100,7 +100,9 @@ def decide_tap(req: Request) -> Decide:
     """The decision of a lobby button or command (join, leave, options, start, cancel)."""
 
     def decide(record: GameRecord | None) -> Decision[Outcome]:
-        tr = texts(record.language if record is not None else req.language)
+        # A toast is read by the person who tapped; a command's answer by the whole group.
+        by_group = record is not None and req.by_command
+        tr = texts(record.language if record is not None and by_group else req.language)
         if record is None or not record.status.is_active:
             return _answer(gone(tr))
         if req.chat_id is not None and req.chat_id != record.chat_id:
@@ -151,20 +153,23 @@ def cancel(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     """The creator or an admin cancels the lobby or the game."""
     if not may_override(record, req):
         return _not_creator_or_admin(tr)
-    new = dataclasses.replace(
-        record, status=Status.CANCELLED, updated_at=req.now, owed=cancelled_owed(record)
-    )
+    owed = cancelled_owed(record, req.person.name)
+    new = dataclasses.replace(record, status=Status.CANCELLED, updated_at=req.now, owed=owed)
     return Decision(Outcome(Toast(tr.gettext("The game was cancelled.")), Then.CANCELLED), new)
 
 
-def cancelled_owed(record: GameRecord) -> Owed:
+def cancelled_owed(record: GameRecord, by: str) -> Owed:
     """What a cancelled game owes: the lobby says so (a game in play says it where people look,
-    at the bottom of the chat), and every person's live message says so too (a practice game
-    says it once, on the hand: its chat is the same)."""
-    said = notices.said(notice_texts.game_cancelled)
+    at the bottom of the chat: who cancelled it, and the gold so far, no longer secret), and
+    every person's live message says so too (a practice game says it once, on the hand: its
+    chat is the same)."""
     if record.state is None:
-        return dataclasses.replace(record.owed, lobby_text=said)
-    notes = [(uid, said) for uid in record.human_ids]
+        return dataclasses.replace(
+            record.owed, lobby_text=notices.said(notice_texts.game_cancelled)
+        )
+    said = notices.said(notice_texts.game_cancelled_by, by=by)
+    note = notices.said(notice_texts.game_cancelled_note, by=by)
+    notes = [(uid, note) for uid in record.human_ids]
     # A game dealt also owes its archive (the group's history keeps cancelled games too).
     shown, replays = ([], []) if record.is_practice else ([said], [END])
     return owe(record.owed, texts=shown, notes=notes, replays=replays)
@@ -190,8 +195,22 @@ def _leave(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
     if not lobby.has_player(uid):
         return _answer(tr.pgettext("toast", "You are not in this game."))
     lobby = lobby.changed(players=tuple(p for p in lobby.players if p.user_id != uid))
-    done = Outcome(Toast(tr.pgettext("toast", "You left the game.")), Then.LEFT)
-    return Decision(done, dataclasses.replace(record, lobby=lobby, updated_at=req.now))
+    new = dataclasses.replace(record, lobby=lobby, updated_at=req.now)
+    heir = next(iter(lobby.humans), None)
+    if uid != record.creator_id or heir is None:
+        done = Outcome(Toast(tr.pgettext("toast", "You left the game.")), Then.LEFT)
+        return Decision(done, new)
+    # The creator left: the lobby passes to the next person who joined, and the group is told.
+    said = texts(record.language).gettext(
+        "{old} left the lobby: {new} now runs it (the set-up, computer players, Start).",
+        old=presenter.escape_text(presenter.names_of(record).get(uid, "?")),
+        new=presenter.escape_text(heir.name),
+    )
+    new = dataclasses.replace(
+        new, creator_id=heir.user_id, creator_name=heir.name, owed=owe(new.owed, texts=[said])
+    )
+    text = tr.pgettext("toast", "You left the game; {name} now runs the lobby.", name=heir.name)
+    return Decision(Outcome(Toast(text), Then.LEFT), new)
 
 
 def _start(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:

@@ -28,7 +28,8 @@ async def refresh_private(
     state = record.state
     assert state is not None
     lang = player_language(record, user_id)
-    seat = menus.Seat(record.game_id, state, user_id, presenter.names_of(record, lang), lang)
+    away = user_id in record.automatic
+    seat = menus.Seat(record.game_id, state, user_id, presenter.names_of(record, lang), lang, away)
     screen = menus.home(seat, prompt)
     return await show(ctx, record, user_id, screen, new_message=new_message, tapped=tapped)
 

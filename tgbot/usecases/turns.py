@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
-from engine import Action, GameState, Phase, Transition, current_player
+from engine import Action, Card, GameState, Phase, Transition, current_player
 from engine.archive import seat_move_text
 from engine.events import (
+    ActionPlayed,
     Event,
     GameEnded,
     GoalPeeked,
@@ -21,12 +22,12 @@ from engine.events import (
 )
 from engine.timeline import Entry
 
-from .. import clocks, notice_texts, presenter
-from ..archives import round_deeds
+from .. import clocks, notice_texts, presenter, round_texts
+from ..archives import round_deeds, round_end
 from ..notices import GameOver, Message, RoundOver, Told, as_message, said, told
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Status, is_computer_id
-from .context import FINISHED_TTL_SECONDS, Context
+from .context import FINISHED_TTL_SECONDS, Context, player_language
 
 _PRIVATE_EVENTS = GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived
 
@@ -37,10 +38,15 @@ def owed_after(
     actor: int,
     events: Sequence[Event],
     deeds: Mapping[int, Sequence[Entry]] | None = None,
+    finals: Collection[int] = (),
 ) -> Owed:
     """What a move owes the chats: summaries (with the round's `deeds`, by round), the board
-    post, a round's replay, the game's end (its archive and message), private messages (to
-    people only: a computer player has no chat)."""
+    post, a round's final board and replay, the game's end (its archive and message), private
+    messages and notices (to people only: a computer player has no chat).
+
+    A round in `finals` can be replayed from the record: its end is owed as the round's final
+    board with every goal turned up, its story as the caption (drawn at delivery); otherwise
+    its story is owed as a text."""
     moves: list[Message] = list(told(events))
     announcements: list[Message] = []
     replays: list[int] = []
@@ -49,18 +55,22 @@ def owed_after(
     )
     for i, e in enumerate(events):
         if isinstance(e, RoundEnded):
-            starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
-            round_deeds = (deeds or {}).get(e.result.round, ())
-            over = RoundOver(
-                e.result,
-                moves=tuple(m for m in moves if isinstance(m, Told)),
-                thefts=thefts,
-                deeds=tuple(d for d in round_deeds if d.deed in presenter.TOLD_DEEDS),
-                next_round=e.result.round + 1 if starter is not None else None,
-                starter=starter,
-            )
-            announcements.append(over)
-            replays.append(e.result.round)
+            number = e.result.round
+            if number in finals:
+                replays += [final_board(number), number]
+            else:
+                starter = next((x.starter for x in events[i:] if isinstance(x, RoundStarted)), None)
+                round_deeds = (deeds or {}).get(number, ())
+                over = RoundOver(
+                    e.result,
+                    moves=tuple(m for m in moves if isinstance(m, Told)),
+                    thefts=thefts,
+                    deeds=tuple(d for d in round_deeds if d.deed in presenter.TOLD_DEEDS),
+                    next_round=number + 1 if starter is not None else None,
+                    starter=starter,
+                )
+                announcements.append(over)
+                replays.append(number)
             moves = []
     if not any(isinstance(e, RoundEnded) for e in events):
         # A thief's choice that settles a round deals the next one.
@@ -72,18 +82,22 @@ def owed_after(
         assert thief is not None
         moves.append(said(notice_texts.thief_choosing, thief=thief))
     people = [u for u in state.players if not is_computer_id(u)]
+    notes, told_privately = private_notices(record, state, events)
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
-        if record.is_practice:  # its chat is the player's: the scoreboard ends the last board
-            moves.append(GameOver(ended.gold, ended.winners, practice=True))
+        final = state.results[-1].round in finals
+        if record.is_practice and not final:  # its chat is the player's: the scoreboard ends
+            moves.append(GameOver(ended.gold, ended.winners, practice=True))  # the last board
         # Otherwise the scoreboard is the game-end message, sent after the last board (with a
-        # rematch), when the game is archived (a practice game is not).
+        # rematch), when the game is archived (a practice game is not); the round's final board
+        # is the last board.
         return owe(
             record.owed,
             texts=announcements,
             lines=moves,
-            board_version=state.version,
+            board_version=None if final else state.version,
             edits=people,
+            notes=notes,
             replays=replays if record.is_practice else [*replays, END],
         )
     new_round = any(isinstance(e, RoundStarted) for e in events)
@@ -99,10 +113,82 @@ def owed_after(
         texts=announcements,
         lines=moves,
         board_version=state.version,
-        fresh=fresh,
+        fresh=[*fresh, *(u for u in told_privately if u in people)],
         edits=[u for u in people if u in touched],
+        notes=[(u, n) for u, n in notes if u in people],
         replays=replays,
     )
+
+
+def final_board(number: int) -> int:
+    """The item of `Owed.replays` that owes round `number`'s final board (before its replay)."""
+    return -number
+
+
+def private_notices(
+    record: GameRecord, state: GameState, events: Sequence[Event]
+) -> tuple[list[tuple[int, str]], list[int]]:
+    """The lines a move owes players privately (each in their language), and the players the
+    move acted on, whose live message comes anew so that they notice: a hat or a hand swapped
+    with them, a trap, a theft; at a round's end what each received and their total; at the
+    game's end their place."""
+    names = presenter.names_of(record)
+    people = [u for u in state.players if not is_computer_id(u)]
+    gold = dict(zip(state.players, state.gold, strict=True))
+    notes: list[tuple[int, str]] = []
+    acted_on: list[int] = []
+
+    def say(user: int, line: str, *, notify: bool = False) -> None:
+        if user in people:
+            notes.append((user, line))
+            if notify and user not in acted_on:
+                acted_on.append(user)
+
+    for i, e in enumerate(events):
+        lang = player_language(record, e.target) if isinstance(e, ActionPlayed) else None
+        if isinstance(e, ActionPlayed) and lang is not None:
+            if e.card is Card.SWAP_HATS:
+                role = next(
+                    (
+                        x.role
+                        for x in events[i:]
+                        if isinstance(x, RoleDealt) and x.player == e.target
+                    ),
+                    None,
+                )
+                if role is not None:
+                    line = round_texts.hats_note(lang, names, e.player, e.target, role)
+                    say(e.target, line, notify=e.target != e.player)
+            elif e.card is Card.SWAP_HAND:
+                say(e.target, round_texts.hand_note(lang, names, e.player), notify=True)
+            elif e.card is Card.TRAPPED:
+                say(e.target, round_texts.trapped_note(lang, names, e.player), notify=True)
+        elif isinstance(e, RoundEnded):
+            received = {
+                x.player: x.nuggets
+                for x in events[i:]
+                if isinstance(x, GoldReceived) and x.audience == x.player
+            }
+            for u in people:
+                line = round_texts.received_note(
+                    player_language(record, u), e.result.round, received.get(u, 0), gold[u]
+                )
+                say(u, line)
+        elif isinstance(e, GoldStolen):  # public: who from whom; each of the two is told
+            for me in dict.fromkeys((e.thief, e.victim)):  # their own total, privately
+                line = round_texts.theft_note(
+                    player_language(record, me), names, me, e.thief, e.victim, gold[me]
+                )
+                say(me, line, notify=True)
+        elif isinstance(e, GameEnded):
+            place = round_texts.places(e.gold)
+            for u in people:
+                tied = len(e.winners) > 1
+                line = round_texts.place_note(
+                    player_language(record, u), place[u], len(e.gold), gold[u], tied
+                )
+                say(u, line)
+    return notes, acted_on
 
 
 def moved(
@@ -125,7 +211,8 @@ def moved(
         for e in transition.events
         if isinstance(e, RoundEnded)
     }
-    owed = owed_after(record, state, actor, transition.events, deeds)
+    finals = [r for r in deeds if round_end(state, lines, r) is not None]
+    owed = owed_after(record, state, actor, transition.events, deeds, finals)
     if texts:
         owed = dataclasses.replace(owed, texts=(*map(as_message, texts), *owed.texts))
     if notes:
