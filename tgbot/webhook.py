@@ -11,11 +11,10 @@ Each request is checked in this order, and each check answers before anything mo
 4. a body that is not a JSON object making an Update gets 400 and one log line without the
    payload.
 
-A good update is handed to `accept`, and the answer (200) is sent once `accept` returns. Today
-`accept` is the Application's `update_queue.put`, as PTB's own webhook does: 200 means
-"queued", so a process that dies before handling it loses the update. A later change can pass
-a callable that handles the update and raises when that fails: then 200 means "handled", and a
-failure answers 500 so that Telegram delivers the update again; nothing else here changes.
+A good update is handed to `accept`, and the answer (200) is sent once `accept` returns; if it
+raises, 500, so that Telegram delivers the update again. The bot's `accept` handles the update
+and returns once it is handled and saved (`tgbot.acks`): 200 means "handled", so a process that
+dies in the middle leaves the update to Telegram's redelivery.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from aiohttp.http import HttpVersion11
 from telegram import Bot, Update
 from telegram.ext import Application
 
+from .acks import NotHandled
 from .config import Config
 
 log = logging.getLogger(__name__)
@@ -165,6 +165,9 @@ class WebhookServer:
             return web.Response(status=400, text="Bad Request")
         try:
             await self.accept(update)
+        except NotHandled as err:
+            log.info("webhook: %s; Telegram will deliver it again", err)
+            return web.Response(status=500, text="Internal Server Error")
         except Exception:
             log.error("webhook: update %s was not taken", update.update_id, exc_info=True)
             return web.Response(status=500, text="Internal Server Error")
@@ -218,7 +221,7 @@ async def open_webhook(
     assert config.webhook_url is not None and config.webhook_secret is not None
     server = WebhookServer(
         bot=app.bot,
-        accept=app.update_queue.put,
+        accept=app.bot_data.get("accept", app.update_queue.put),
         secret=config.webhook_secret,
         path=config.webhook_path,
         host=config.webhook_listen,
