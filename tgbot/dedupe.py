@@ -16,6 +16,7 @@ Every command names one key, so it runs on a Redis Cluster as it does on one ser
 from __future__ import annotations
 
 import enum
+import os
 import uuid
 
 from .keys import Keys
@@ -23,7 +24,7 @@ from .redis_client import RedisClient
 
 KEEP_SECONDS = 24 * 3600  # Telegram keeps undelivered updates for 24 hours
 WINDOW = 1 << 16  # update ids per bitmap
-HOLD_MS = 15_000  # how long a process that began an update holds it before another may
+HOLD_MS = 5_000  # how long a process that began an update holds it before another may
 
 
 class Begun(enum.Enum):
@@ -56,7 +57,7 @@ class UpdateLedger:
         self.keys = Keys(prefix)
         self._claim = redis.register_script(_CLAIM)
         self._release = redis.register_script(_RELEASE)
-        self.token = uuid.uuid4().hex  # this process's name on the updates it holds
+        self.token = f"{os.getpid()}:{uuid.uuid4().hex}"  # this process's name on what it holds
 
     async def claim(self, update_id: int) -> bool:
         """True the first time an update id is claimed (by any process), False afterwards."""

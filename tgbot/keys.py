@@ -13,7 +13,7 @@ Keys (`<p>` is the prefix, `sab` by default, so several bots can share one Redis
 | `<p>:deadlines:{d<shard>}` | ZSET | turn deadlines (`tgbot.scheduler`) |
 | `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
 | `<p>:updates:<id // 65536>` | STRING | bitmap of handled update ids, a day (`tgbot.dedupe`) |
-| `<p>:updating:<update id>` | STRING | the process handling a webhook update, 15 s |
+| `<p>:updating:<update id>` | STRING | the process handling a webhook update, 5 s |
 | `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |
 | `<p>:posts:<chat id>` | ZSET | the last 200 ids the bot sent in a chat, 3 days (`tgbot.posts`) |
 | `<p>:archive:{<gid>}` | STRING | an ended game's archive (`tgbot.archives`), 180 days |
