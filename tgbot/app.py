@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -100,7 +101,28 @@ def build_application(
     app.bot_data["service"] = service
     app.bot_data["language"] = config.language
     app.bot_data["prefix"] = prefix
+    app.bot_data["health"] = functools.partial(health, app, client)
     return app
+
+
+async def health(app: Application, client: RedisClient) -> dict[str, bool]:  # type: ignore[type-arg]
+    """Whether Redis and the Bot API answer now (for GET /healthz)."""
+
+    async def redis_ok() -> bool:
+        try:
+            return bool(await client.ping())
+        except Exception:
+            return False
+
+    async def bot_api_ok() -> bool:
+        try:
+            await app.bot.get_me()
+        except Exception:
+            return False
+        return True
+
+    redis, bot_api = await asyncio.gather(redis_ok(), bot_api_ok())
+    return {"redis": redis, "bot_api": bot_api}
 
 
 async def check_services(config: Config) -> None:

@@ -42,8 +42,11 @@ MAX_BODY_BYTES = 1 << 20  # 1 MiB: Telegram's updates are a few KB
 READ_SECONDS = 10.0  # a body that trickles in slower than this is dropped (408)
 LINGER_SECONDS = 1.0  # after refusing, unread body bytes are discarded this long, then closed
 STOP_SECONDS = 5.0  # requests in flight get this long to finish when the server stops
+HEALTH_SECONDS = 3.0  # a health check that takes longer reports both down
 
 Accept = Callable[[Update], Awaitable[object]]
+Health = Callable[[], Awaitable[dict[str, bool]]]  # each dependency: reachable or not
+HEALTH_PATH = "/healthz"
 
 
 class _Malformed(ValueError):
@@ -65,9 +68,11 @@ class WebhookServer:
         max_body: int = MAX_BODY_BYTES,
         read_seconds: float = READ_SECONDS,
         linger_seconds: float = LINGER_SECONDS,
+        health: Health | None = None,
     ) -> None:
         self.bot = bot
         self.accept = accept
+        self.health = health
         self.path = "/" + path.lstrip("/")
         self.host = host
         self.port = port  # 0 picks a free port; the bound one is here after `start`
@@ -81,6 +86,8 @@ class WebhookServer:
         """Listen on host:port."""
         app = web.Application(client_max_size=self.max_body)
         app.router.add_post(self.path, self._post, expect_handler=self._expect)
+        if self.health is not None and self.path != HEALTH_PATH:
+            app.router.add_get(HEALTH_PATH, self._healthz)
         runner = web.AppRunner(
             app,
             access_log=None,  # one line per update would drown the log
@@ -173,6 +180,20 @@ class WebhookServer:
             return web.Response(status=500, text="Internal Server Error")
         return web.Response(status=200)
 
+    async def _healthz(self, request: web.Request) -> web.Response:
+        """GET /healthz for a load balancer: 200 when Redis and the Bot API answer, else 503;
+        the body says which, nothing more (no secret needed, nothing secret in it)."""
+        assert self.health is not None
+        try:
+            async with asyncio.timeout(HEALTH_SECONDS):
+                checks = await self.health()
+        except TimeoutError:
+            checks = {"redis": False, "bot_api": False}
+        status = 200 if all(checks.values()) else 503
+        return web.json_response(
+            {k: "ok" if v else "down" for k, v in checks.items()}, status=status
+        )
+
     async def _read(self, request: web.Request) -> bytes | None:
         """The whole body, or None as soon as it grows past `max_body`."""
         body = bytearray()
@@ -226,6 +247,7 @@ async def open_webhook(
         path=config.webhook_path,
         host=config.webhook_listen,
         port=config.webhook_port,
+        health=app.bot_data.get("health"),
     )
     await server.start()
     try:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
 
+import aiohttp
 import pytest
 from redis.asyncio import Redis
 
@@ -124,6 +125,11 @@ async def test_games_survive_a_killed_bot_and_a_killed_redis_master(tmp_path: Pa
                 for bot in bots.processes:
                     await bot.wait_ready()
                 await emu.wait_for(lambda: emu.state.webhook.url == hook, timeout=30)
+                async with aiohttp.ClientSession() as http:
+                    for port in ports:
+                        async with http.get(f"http://127.0.0.1:{port}/healthz") as got:
+                            health = (got.status, await got.json())
+                        assert health == (200, {"redis": "ok", "bot_api": "ok"}), health
                 table = Table(emu, cast("Redis", client), prefix, 60.0, retry_busy=True)
                 state = emu.state
                 groups = [("Ann", "Bob", "Cho"), ("Dee", "Eve", "Fay")]
