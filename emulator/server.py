@@ -362,27 +362,68 @@ class BotApiEmulator:
     # -- webhook delivery ------------------------------------------------------------------------
 
     async def _deliver_webhooks(self) -> None:
-        delay = self.webhook_retry_delay
-        while True:
-            changed = self._changed
-            hook = self.state.webhook
-            if not hook.url or not self.state.pending_updates:
-                await changed.wait()
-                continue
-            update = self.state.pending_updates[0]
+        """POST pending updates the way Telegram does: up to the webhook's max_connections at
+        once, one at a time per chat and in order (a chat's next update waits until the one
+        before is answered with a 2xx), each unanswered or failed update kept and retried with
+        a back-off of its chat's own (doubling from `webhook_retry_delay`, at most a minute)."""
+        busy: dict[int | None, asyncio.Task[None]] = {}
+        backoff: dict[int | None, tuple[float, float]] = {}  # chat: (retry at, next delay)
+        try:
+            while not self._closing:  # (a cancellation that lands as `changed` is set is lost)
+                changed = self._changed
+                hook = self.state.webhook
+                now = asyncio.get_running_loop().time()
+                wake_at: float | None = None
+                if hook.url:
+                    seen: set[int | None] = set()
+                    for update in list(self.state.pending_updates):
+                        chat = update_chat(update)
+                        if chat in seen:
+                            continue  # a chat's updates go in order: only its first is ready
+                        seen.add(chat)
+                        if chat in busy or len(busy) >= hook.max_connections:
+                            continue
+                        at, _ = backoff.get(chat, (0.0, 0.0))
+                        if at > now:
+                            wake_at = at if wake_at is None else min(wake_at, at)
+                            continue
+                        busy[chat] = asyncio.create_task(
+                            self._deliver_one(hook, update, chat, busy, backoff)
+                        )
+                timeout = None if wake_at is None else max(0.0, wake_at - now)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout)
+        finally:
+            for task in busy.values():
+                task.cancel()
+            await asyncio.gather(*busy.values(), return_exceptions=True)
+
+    async def _deliver_one(
+        self,
+        hook: WebhookConfig,
+        update: JsonDict,
+        chat: int | None,
+        busy: dict[int | None, asyncio.Task[None]],
+        backoff: dict[int | None, tuple[float, float]],
+    ) -> None:
+        """One attempt at one update; on success it is confirmed, else its chat backs off."""
+        try:
             error = await self._post_update(hook, update)
             if error is None:
                 if self.duplicate_webhook_deliveries:
                     await self._post_update(hook, update)
+                backoff.pop(chat, None)
                 self.state.confirm_update(update["update_id"])
-                delay = self.webhook_retry_delay
-                continue
+                return
             hook.last_error_date = int(self.state.now())
             hook.last_error_message = error
+            _, delay = backoff.get(chat, (0.0, self.webhook_retry_delay))
+            now = asyncio.get_running_loop().time()
+            backoff[chat] = (now + delay, min(delay * 2, 60.0))
             self.state.changed()
-            # Like Telegram, keep the update and retry later, backing off while it fails.
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 60.0)
+        finally:
+            busy.pop(chat, None)
+            self._wake()
 
     async def _post_update(self, hook: WebhookConfig, update: JsonDict) -> str | None:
         """POST one update; the error text for getWebhookInfo, or None on a 2xx answer."""
@@ -403,6 +444,25 @@ class BotApiEmulator:
             return "Read timeout expired"
         except aiohttp.ClientError:
             return "Connection refused"
+
+
+def update_chat(update: JsonDict) -> int | None:
+    """The chat whose updates keep their order (a tap's message's chat, else its sender's)."""
+    for kind in ("message", "edited_message", "my_chat_member", "chat_member"):
+        body = update.get(kind)
+        if isinstance(body, dict) and isinstance(body.get("chat"), dict):
+            chat_id = body["chat"].get("id")
+            return chat_id if isinstance(chat_id, int) else None
+    query = update.get("callback_query")
+    if isinstance(query, dict):
+        message = query.get("message")
+        if isinstance(message, dict) and isinstance(message.get("chat"), dict):
+            chat_id = message["chat"].get("id")
+            return chat_id if isinstance(chat_id, int) else None
+        sender = query.get("from")
+        if isinstance(sender, dict) and isinstance(sender.get("id"), int):
+            return int(sender["id"])
+    return None
 
 
 def _error_response(error: ApiError) -> web.Response:

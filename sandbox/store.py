@@ -7,18 +7,17 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 import fakeredis
-from redis.asyncio import Redis
 
 from tgbot.config import DEFAULT_REDIS_TIMEOUT
 from tgbot.keys import Keys
-from tgbot.redis_client import open_redis
+from tgbot.redis_client import RedisClient, open_redis
 
 
 @dataclass(frozen=True, slots=True)
 class SandboxStore:
     """A Redis client, the key prefix of this run, and the line that announces them."""
 
-    client: Redis
+    client: RedisClient
     prefix: str
     is_embedded: bool
     announcement: str
@@ -31,8 +30,8 @@ class SandboxStore:
             key
             async for key in self.client.scan_iter(match=Keys(self.prefix).everything(), count=500)
         ]
-        if keys:
-            await self.client.delete(*keys)
+        for key in keys:  # one at a time: on a Cluster they live in different slots
+            await self.client.delete(key)
 
 
 def open_store(url: str | None, timeout: float = DEFAULT_REDIS_TIMEOUT) -> SandboxStore:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepare a fresh Debian machine: system packages where missing, then a virtualenv in .venv.
 #   bash scripts/setup.sh          what the bot and the sandbox need (fonts-nanum; the bot's pins)
-#   bash scripts/setup.sh --test   and what the tests need on top (redis-server, chromium, an emoji
+#   bash scripts/setup.sh --test   and what the tests need on top (redis-server, haproxy, chromium, an emoji
 #                                  font for the browser screenshots; pytest, mypy, ruff, Babel...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,7 @@ need=()
 [ -e /usr/share/fonts/truetype/nanum/NanumGothic.ttf ] || need+=(fonts-nanum)
 if [ "$mode" = test ]; then
   command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+  command -v haproxy >/dev/null 2>&1 || need+=(haproxy)  # the load balancer of the cluster test
   command -v chromium >/dev/null 2>&1 || need+=(chromium)  # the sandbox's browser test
   [ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need+=(fonts-noto-color-emoji)
 fi

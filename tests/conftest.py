@@ -19,6 +19,9 @@ import pytest
 from redis.asyncio import Redis
 
 import tgbot  # noqa: F401  (its opt-in to PTB's timedelta durations covers every test folder)
+from tgbot.redis_client import RedisClient, open_redis
+
+from .redis_cluster import LocalCluster
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -119,7 +122,13 @@ def key_prefix() -> str:
 
 
 @pytest.fixture
-async def redis_client(redis_url: str, key_prefix: str) -> AsyncIterator[Redis]:
+def redis_client(server_client: Redis) -> Redis:
+    """A client of the session's server (tests/tgbot runs its tests over a Cluster too)."""
+    return server_client
+
+
+@pytest.fixture
+async def server_client(redis_url: str, key_prefix: str) -> AsyncIterator[Redis]:
     """A client of the session's server; the test's keys are deleted afterwards."""
     client = Redis.from_url(redis_url)
     try:
@@ -128,4 +137,30 @@ async def redis_client(redis_url: str, key_prefix: str) -> AsyncIterator[Redis]:
         keys = [k async for k in client.scan_iter(match=f"{key_prefix}:*", count=500)]
         if keys:
             await client.delete(*keys)
+        await client.aclose()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """A real local Redis Cluster (three masters, three replicas) for this test session."""
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+async def cluster_client(
+    redis_cluster: LocalCluster, key_prefix: str
+) -> AsyncIterator[RedisClient]:
+    """A Cluster client of the session's cluster; the test's keys are deleted afterwards."""
+    client = open_redis(redis_cluster.url, 5.0)
+    await client.ping()  # redis-py's first concurrent calls on a Cluster can race
+    try:
+        yield client
+    finally:
+        async for key in client.scan_iter(match=f"{key_prefix}:*", count=500):
+            await client.delete(key)  # one at a time: they live in different slots
         await client.aclose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -13,6 +14,7 @@ from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
+from .acks import HandleThenAnswer
 from .budget import ChatBudget
 from .commands import Scope, menu
 from .config import Config, ConfigError
@@ -20,9 +22,10 @@ from .dedupe import UpdateLedger
 from .handlers import Handlers
 from .i18n import LANGUAGES, Language, texts
 from .lease import RedisLease
+from .migrate import migrate_keys
 from .posts import RedisPosts
 from .redis_archives import RedisArchives
-from .redis_client import open_redis, unavailable, wait_for_redis
+from .redis_client import RedisClient, open_redis, unavailable, wait_for_redis
 from .redis_store import RedisStore
 from .scheduler import DeadlineIndex
 from .service import GameService
@@ -44,7 +47,7 @@ _STOP_TRIES = 25
 def build_application(
     config: Config,
     *,
-    redis: Redis | None = None,
+    redis: RedisClient | None = None,
     prefix: str | None = None,
     clock: Callable[[], float] = time.time,
     seeds: Callable[[], int] = lambda: secrets.randbits(63),
@@ -62,7 +65,11 @@ def build_application(
         .post_shutdown(_post_shutdown)
         .build()
     )
-    client = redis if redis is not None else open_redis(config.redis_url, config.redis_timeout)
+    client = (
+        redis
+        if redis is not None
+        else open_redis(config.redis_url, config.redis_timeout, cluster=config.redis_cluster)
+    )
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
     posts = RedisPosts(client, prefix=prefix)
@@ -79,12 +86,43 @@ def build_application(
         archives=RedisArchives(client, prefix=prefix),
         computer_pause=config.computer_pause,
     )
-    Handlers(service, unavailable=unavailable).install(app)
+    handlers = Handlers(service, unavailable=unavailable)
+    handlers.install(app, once=not config.is_webhook)
+    if config.is_webhook:  # answered once handled: Telegram's redelivery covers a crash
+        app.bot_data["accept"] = HandleThenAnswer(
+            app,
+            UpdateLedger(client, prefix=prefix),
+            unavailable=unavailable,
+            busy=handlers.busy,
+            passing=handlers.passing,
+        )
     app.bot_data["redis"] = client
     app.bot_data["owns_redis"] = redis is None
     app.bot_data["service"] = service
     app.bot_data["language"] = config.language
+    app.bot_data["prefix"] = prefix
+    app.bot_data["health"] = functools.partial(health, app, client)
     return app
+
+
+async def health(app: Application, client: RedisClient) -> dict[str, bool]:  # type: ignore[type-arg]
+    """Whether Redis and the Bot API answer now (for GET /healthz)."""
+
+    async def redis_ok() -> bool:
+        try:
+            return bool(await client.ping())
+        except Exception:
+            return False
+
+    async def bot_api_ok() -> bool:
+        try:
+            await app.bot.get_me()
+        except Exception:
+            return False
+        return True
+
+    redis, bot_api = await asyncio.gather(redis_ok(), bot_api_ok())
+    return {"redis": redis, "bot_api": bot_api}
 
 
 async def check_services(config: Config) -> None:
@@ -113,13 +151,16 @@ async def check_services(config: Config) -> None:
         ) from None
     finally:
         quiet.setLevel(level)
-    await wait_for_redis(config.redis_url, config.redis_timeout)
+    await wait_for_redis(config.redis_url, config.redis_timeout, cluster=config.redis_cluster)
 
 
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
-    """Check Redis, and publish the command menus of groups and private chats in every language."""
-    client: Redis = app.bot_data["redis"]
+    """Check Redis (moving old keys to today's layout), and publish the command menus of groups
+    and private chats in every language."""
+    client: RedisClient = app.bot_data["redis"]
     await client.ping()
+    if isinstance(client, Redis):  # a Cluster starts with today's key layout
+        await migrate_keys(client, app.bot_data["prefix"])
     default: Language = app.bot_data["language"]
     for lang in LANGUAGES:
         code = None if lang == default else lang.code.split("_")[0]  # Telegram's are two letters
@@ -172,5 +213,5 @@ async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     if app.bot_data.get("owns_redis"):
-        client: Redis = app.bot_data["redis"]
+        client: RedisClient = app.bot_data["redis"]
         await client.aclose()

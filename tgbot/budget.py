@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import uuid
 
-from redis.asyncio import Redis
-
 from .keys import Keys
+from .redis_client import RedisClient
 
 GROUP_MESSAGES_PER_MINUTE = 20
 WINDOW_SECONDS = 60.0
@@ -34,7 +33,7 @@ class ChatBudget:
 
     def __init__(
         self,
-        redis: Redis,
+        redis: RedisClient,
         *,
         prefix: str,
         limit: int = GROUP_MESSAGES_PER_MINUTE,

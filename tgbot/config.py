@@ -4,7 +4,8 @@
 |---|---|---|
 | `TELEGRAM_BOT_TOKEN` | (required) | the token from @BotFather, `123456:ABC...` |
 | `TELEGRAM_API_URL` | `https://api.telegram.org` | the Bot API server (or a self-hosted one) |
-| `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live |
+| `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live (`redis+cluster://` for a Cluster) |
+| `REDIS_CLUSTER` | `0` | `1`: `REDIS_URL` names one node of a Redis Cluster |
 | `REDIS_TIMEOUT_SECONDS` | `3` | how long one Redis call (or connecting) may take, 0.1 to 60 |
 | `WEBHOOK_URL` | (unset: long polling) | public HTTPS URL Telegram posts updates to |
 | `WEBHOOK_LISTEN` | `0.0.0.0` | address the webhook server binds |
@@ -52,7 +53,9 @@ _TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{30,100}")
 # Telegram's rule for setWebhook's secret_token.
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _LISTEN = re.compile(r"[A-Za-z0-9_.:\[\]-]{1,255}")
-_REDIS_SCHEMES = ("redis", "rediss", "unix")
+_REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster")
+CLUSTER_SUFFIX = "+cluster"
+_FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 _REDIS_DB = re.compile(r"(/[0-9]{0,5})?")
 _SECONDS = re.compile(r"[0-9]{1,3}(\.[0-9]{1,3})?")
 
@@ -74,6 +77,7 @@ class Config:
     api_url: str = DEFAULT_API_URL
     redis_url: str = DEFAULT_REDIS_URL
     redis_timeout: float = DEFAULT_REDIS_TIMEOUT
+    redis_cluster: bool = False
     webhook_url: str | None = None
     webhook_listen: str = DEFAULT_LISTEN
     webhook_port: int = DEFAULT_PORT
@@ -164,7 +168,9 @@ def _redis_url(value: str) -> str:
     shown = redacted_url(value)
     if parts.scheme not in _REDIS_SCHEMES:
         raise ConfigError(
-            "REDIS_URL", f"must start with redis://, rediss:// or unix://, got {shown!r}"
+            "REDIS_URL",
+            "must start with redis://, rediss://, unix://, redis+cluster:// or "
+            f"rediss+cluster://, got {shown!r}",
         )
     try:
         port = parts.port
@@ -178,6 +184,21 @@ def _redis_url(value: str) -> str:
     elif not _REDIS_DB.fullmatch(parts.path):
         raise ConfigError("REDIS_URL", f"the database after the host must be a number: {shown!r}")
     return value
+
+
+def _redis_cluster(environ: Mapping[str, str], url: str) -> bool:
+    """Whether REDIS_URL names a Cluster node: its scheme says so, or REDIS_CLUSTER=1."""
+    text = _get(environ, "REDIS_CLUSTER")
+    flag = _FLAGS.get((text or "0").lower())
+    if flag is None:
+        raise ConfigError("REDIS_CLUSTER", f"must be 1 or 0, got {text!r}")
+    scheme = urlsplit(url).scheme
+    cluster = flag or scheme.endswith(CLUSTER_SUFFIX)
+    if cluster and scheme == "unix":
+        raise ConfigError("REDIS_URL", "a Redis Cluster is reached over TCP, not unix://")
+    if cluster and urlsplit(url).path not in ("", "/", "/0"):
+        raise ConfigError("REDIS_URL", "a Redis Cluster has only database 0")
+    return cluster
 
 
 def _redis_timeout(environ: Mapping[str, str]) -> float:
@@ -226,6 +247,7 @@ def load_config(
 
     redis_url = _redis_url(_get(environ, "REDIS_URL") or DEFAULT_REDIS_URL)
     redis_timeout = _redis_timeout(environ)
+    redis_cluster = _redis_cluster(environ, redis_url)
 
     webhook_url = _get(environ, "WEBHOOK_URL")
     if webhook_url is not None:
@@ -284,6 +306,7 @@ def load_config(
         api_url=api_url,
         redis_url=redis_url,
         redis_timeout=redis_timeout,
+        redis_cluster=redis_cluster,
         webhook_url=webhook_url,
         webhook_listen=listen,
         webhook_port=port,

@@ -4,16 +4,42 @@ Telegram numbers a bot's updates in sequence, so the ledger is a bitmap per wind
 ids (8 KB at most, one Redis key per window, kept a day after its last claim) instead of a key
 per update: `SETBIT` answers the bit's old value, so the first claim of an id is the one that
 sees 0, whichever process makes it.
+
+Long polling claims an update as it takes it (`claim`). The webhook acknowledges an update only
+once it is handled, so that a process dying in the middle leaves it to Telegram's redelivery:
+it `begin`s (the bit still 0, and a short-lived hold on the id that no other process gets), then
+marks it `done` after handling, or `release`s it when handling failed for a passing reason (Redis
+away). The hold of a process that died expires after HOLD_MS, and the redelivery is handled.
+Every command names one key, so it runs on a Redis Cluster as it does on one server.
 """
 
 from __future__ import annotations
 
-from redis.asyncio import Redis
+import enum
+import os
+import uuid
 
 from .keys import Keys
+from .redis_client import RedisClient
 
 KEEP_SECONDS = 24 * 3600  # Telegram keeps undelivered updates for 24 hours
 WINDOW = 1 << 16  # update ids per bitmap
+HOLD_MS = 5_000  # how long a process that began an update holds it before another may
+
+
+class Begun(enum.Enum):
+    """What `begin` found."""
+
+    NEW = "new"  # this process holds it now: handle it, then `done` (or `release`)
+    DONE = "done"  # some process handled it: answer it, do nothing
+    HELD = "held"  # another process is handling it now: let Telegram deliver it again later
+
+
+# KEYS: an update's hold. ARGV: its holder's token. Deletes it only for its holder.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
 
 # KEYS: the window's bitmap. ARGV: the id's bit, the time to keep it.
 _CLAIM = """
@@ -26,10 +52,12 @@ return old
 class UpdateLedger:
     """Remembers which update ids some bot process has taken."""
 
-    def __init__(self, redis: Redis, *, prefix: str) -> None:
+    def __init__(self, redis: RedisClient, *, prefix: str) -> None:
         self.redis = redis
         self.keys = Keys(prefix)
         self._claim = redis.register_script(_CLAIM)
+        self._release = redis.register_script(_RELEASE)
+        self.token = f"{os.getpid()}:{uuid.uuid4().hex}"  # this process's name on what it holds
 
     async def claim(self, update_id: int) -> bool:
         """True the first time an update id is claimed (by any process), False afterwards."""
@@ -38,3 +66,33 @@ class UpdateLedger:
         window, bit = divmod(update_id, WINDOW)
         old = await self._claim(keys=[self.keys.updates(window)], args=[bit, KEEP_SECONDS])
         return int(old) == 0
+
+    async def is_done(self, update_id: int) -> bool:
+        """True once some process marked the update handled."""
+        window, bit = divmod(update_id, WINDOW)
+        return bool(await self.redis.getbit(self.keys.updates(window), bit))
+
+    async def begin(self, update_id: int) -> Begun:
+        """Take an update to handle it (webhook): NEW if this process now holds it."""
+        if update_id < 0:
+            raise ValueError(f"update ids are not negative: {update_id}")
+        if await self.is_done(update_id):
+            return Begun.DONE
+        held = await self.redis.set(
+            self.keys.update_hold(update_id), self.token, nx=True, px=HOLD_MS
+        )
+        if not held:
+            return Begun.HELD
+        if await self.is_done(update_id):  # finished between the two looks
+            await self.release(update_id)
+            return Begun.DONE
+        return Begun.NEW
+
+    async def done(self, update_id: int) -> None:
+        """Mark an update this process began as handled, and let go of it."""
+        await self.claim(update_id)
+        await self.release(update_id)
+
+    async def release(self, update_id: int) -> None:
+        """Let go of an update this process began without handling it (it may come again)."""
+        await self._release(keys=[self.keys.update_hold(update_id)], args=[self.token])

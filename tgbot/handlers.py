@@ -97,15 +97,18 @@ class Handlers:
     ) -> None:
         self.service = service
         self.unavailable = unavailable
+        self.passing: set[int] = set()  # updates whose handling met a passing failure (webhook)
 
-    def install(self, app: Application) -> None:  # type: ignore[type-arg]
-        """Register every handler and the error handler."""
+    def install(self, app: Application, *, once: bool = True) -> None:  # type: ignore[type-arg]
+        """Register every handler and the error handler; `once` claims each update id first
+        (long polling: the webhook claims it around the handling, `tgbot.acks`)."""
         for command in COMMANDS:
             for scope, where in ((Scope.GROUP, GROUPS), (Scope.PRIVATE, PRIVATE)):
                 name = command.handler(scope)
                 callback = self.group_only if name is None else getattr(self, name)
                 app.add_handler(CommandHandler(command.name, callback, filters=where))
-        app.add_handler(TypeHandler(Update, self.once), group=-1)
+        if once:
+            app.add_handler(TypeHandler(Update, self.once), group=-1)
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.migrated))
         app.add_handler(ChatMemberHandler(self.membership, ChatMemberHandler.MY_CHAT_MEMBER))
         app.add_handler(CallbackQueryHandler(self.button))
@@ -314,7 +317,9 @@ class Handlers:
         further: a tap is told the bot is busy, a command is left unanswered.
         """
         if context.error is not None and self.unavailable(context.error):
-            await self._busy(update, context.error)
+            if isinstance(update, Update):
+                self.passing.add(update.update_id)
+            await self.busy(update, context.error)
             raise ApplicationHandlerStop
         log.error("error handling an update", exc_info=context.error)
         if isinstance(update, Update) and update.callback_query is not None:
@@ -350,7 +355,7 @@ class Handlers:
         """The user's language as their Telegram app reports it (no store read)."""
         return parse_language(user.language_code) or self.service.ctx.default_language
 
-    async def _busy(self, update: object, error: BaseException) -> None:
+    async def busy(self, update: object, error: BaseException) -> None:
         """The store is away: answer a tap from memory, touch nothing, log one line."""
         update_id = update.update_id if isinstance(update, Update) else None
         problem = " ".join(str(error).split()) or type(error).__name__

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import uuid
 
-from redis.asyncio import Redis
-
 from .keys import Keys
+from .redis_client import RedisClient
 
 LEASE_MS = 15_000  # a game's delivery lease, renewed after each item; a dead holder's expires
 
@@ -26,7 +25,7 @@ return 0
 class RedisLease:
     """Leases named by game id, under `<prefix>:lease:{<gid>}`."""
 
-    def __init__(self, redis: Redis, *, prefix: str, ms: int = LEASE_MS) -> None:
+    def __init__(self, redis: RedisClient, *, prefix: str, ms: int = LEASE_MS) -> None:
         self.redis = redis
         self.keys = Keys(prefix)
         self.ms = ms

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from redis.asyncio import Redis
-
 from .keys import Keys
+from .redis_client import RedisClient
 
 KEPT = 200  # ids kept per chat (the newest)
 TTL_SECONDS = 3 * 24 * 3600  # past 48 h Telegram no longer lets a bot delete its messages
@@ -28,7 +27,7 @@ return 1
 class RedisPosts:
     """Sent message ids in one sorted set per chat (score = id), trimmed and expiring."""
 
-    def __init__(self, redis: Redis, *, prefix: str) -> None:
+    def __init__(self, redis: RedisClient, *, prefix: str) -> None:
         self.redis = redis
         self.keys = Keys(prefix)
         self._confirm = redis.register_script(_CONFIRM)

@@ -1,16 +1,18 @@
 """Archived games and statistics in Redis: the `tgbot.archives.Archives` port (keys in tgbot.keys).
 
-`keep` is one script: it marks the game counted (or stops, if it was), stores the archive,
-adds it to the group's history (trimmed to its latest games) and the figures to the group's
-season and all-time hashes, and the group to each player's recent groups; everything expires
-180 days after it was last written. Archives trimmed off a history are deleted after the script.
+`keep` stores the archive (under the game's hash tag), then runs one script on the group's slot:
+it marks the game counted (or stops, if it was), adds it to the group's history (trimmed to its
+latest games) and the figures to the group's season and all-time hashes; then the group goes
+to each player's recent groups (one key each). Everything expires 180 days after it was last
+written. Archives trimmed off a history are deleted after the script, one key at a time. A crash
+after the archive and before the script leaves an archive no history lists (it expires); one
+after the script and before the players' lists leaves a group missing from a player's list
+until their next game there.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-from redis.asyncio import Redis
 
 from .archives import (
     ALL_TIME,
@@ -30,43 +32,46 @@ from .archives import (
 )
 from .callback import GameId
 from .keys import DEFAULT_PREFIX, Keys
+from .redis_client import RedisClient
 
-# KEYS: counted mark, archive, history, season stats, all-time stats, each player's groups.
-# ARGV: game id, doc, keep seconds, ended at, games kept, groups kept, chat id, title,
-#       counted seconds, then n and n (field, increment) pairs, then m and m (field, name) pairs.
+# KEYS: counted mark, history, season stats, all-time stats (one slot: the group's tag).
+# ARGV: game id, keep seconds, ended at, games kept, title, counted seconds, then n and n
+#       (field, increment) pairs, then m and m (field, name) pairs.
 _KEEP = """
-if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[9]) then return {0} end
-local ttl = ARGV[3]
-redis.call('SET', KEYS[2], ARGV[2], 'EX', ttl)
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-local dropped = redis.call('ZRANGE', KEYS[3], 0, -(tonumber(ARGV[5]) + 1))
-if #dropped > 0 then redis.call('ZREM', KEYS[3], unpack(dropped)) end
-redis.call('EXPIRE', KEYS[3], ttl)
-local i = 10
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[6]) then return {0} end
+local ttl = ARGV[2]
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+local dropped = redis.call('ZRANGE', KEYS[2], 0, -(tonumber(ARGV[4]) + 1))
+if #dropped > 0 then redis.call('ZREM', KEYS[2], unpack(dropped)) end
+redis.call('EXPIRE', KEYS[2], ttl)
+local i = 7
 local n = tonumber(ARGV[i])
 if n > 0 then
   for k = 1, n do
+    redis.call('HINCRBY', KEYS[3], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
     redis.call('HINCRBY', KEYS[4], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
-    redis.call('HINCRBY', KEYS[5], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
   end
   i = i + 2 * n + 1
   local m = tonumber(ARGV[i])
   for k = 1, m do
+    redis.call('HSET', KEYS[3], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
     redis.call('HSET', KEYS[4], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
-    redis.call('HSET', KEYS[5], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
   end
-  redis.call('HSET', KEYS[5], 'title', ARGV[8])
+  redis.call('HSET', KEYS[4], 'title', ARGV[5])
+  redis.call('EXPIRE', KEYS[3], ttl)
   redis.call('EXPIRE', KEYS[4], ttl)
-  redis.call('EXPIRE', KEYS[5], ttl)
-  for j = 6, #KEYS do
-    redis.call('ZADD', KEYS[j], ARGV[4], ARGV[7])
-    redis.call('ZREMRANGEBYRANK', KEYS[j], 0, -(tonumber(ARGV[6]) + 1))
-    redis.call('EXPIRE', KEYS[j], ttl)
-  end
 end
 local out = {1}
 for _, gid in ipairs(dropped) do out[#out + 1] = gid end
 return out
+"""
+
+# KEYS: a player's recent groups. ARGV: ended at, chat id, groups kept, keep seconds.
+_GROUP = """
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(tonumber(ARGV[3]) + 1))
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
 """
 
 
@@ -79,7 +84,7 @@ class RedisArchives:
 
     def __init__(
         self,
-        redis: Redis,
+        redis: RedisClient,
         *,
         prefix: str = DEFAULT_PREFIX,
         games_per_group: int = GAMES_PER_GROUP,
@@ -90,19 +95,19 @@ class RedisArchives:
         self.games_per_group = games_per_group
         self.groups_per_player = groups_per_player
         self._keep = redis.register_script(_KEEP)
+        self._group = redis.register_script(_GROUP)
 
     async def keep(self, game: ArchivedGame, counted: Mapping[int, Figures] | None) -> bool:
         """Store a game at its end, and count its figures, once."""
         k = self.keys
         chat = game.chat_id
         players = list(counted or {})
+        await self.redis.set(k.archive(game.game_id), game_to_json(game), ex=KEEP_SECONDS)
         keys = [
-            k.counted(game.game_id),
-            k.archive(game.game_id),
+            k.counted(chat, game.game_id),
             k.history(chat),
             k.stats(chat, season_of(game.ended_at)),
             k.stats(chat, ALL_TIME),
-            *(k.user_groups(u) for u in players),
         ]
         increments: list[str | int] = []
         for user, figures in (counted or {}).items():
@@ -113,12 +118,9 @@ class RedisArchives:
             names += [f"{user}:name", game.name_of(user)]
         args: list[str | int] = [
             game.game_id,
-            game_to_json(game),
             KEEP_SECONDS,
             game.ended_at,
             self.games_per_group,
-            self.groups_per_player,
-            chat,
             game.title,
             COUNTED_SECONDS,
             len(increments) // 2,
@@ -129,9 +131,13 @@ class RedisArchives:
         result = await self._keep(keys=keys, args=args)
         if not result or int(result[0]) != 1:
             return False
-        dropped = [_text(g) for g in result[1:] if _text(g) != game.game_id]
-        if dropped:
-            await self.redis.delete(*(k.archive(g) for g in dropped))
+        if counted:
+            for user in players:
+                group_args = [game.ended_at, chat, self.groups_per_player, KEEP_SECONDS]
+                await self._group(keys=[k.user_groups(user)], args=group_args)
+        for dropped in (_text(g) for g in result[1:]):
+            if dropped != game.game_id:
+                await self.redis.delete(k.archive(dropped))
         return True
 
     async def recent(self, chat_id: int, limit: int = 10) -> tuple[ArchivedGame, ...]:
@@ -139,7 +145,7 @@ class RedisArchives:
         ids = await self.redis.zrevrange(self.keys.history(chat_id), 0, max(0, limit - 1))
         if not ids:
             return ()
-        docs = await self.redis.mget([self.keys.archive(_text(g)) for g in ids])
+        docs = [await self.redis.get(self.keys.archive(_text(g))) for g in ids]
         out = []
         for doc in docs:
             if doc is None:

@@ -5,6 +5,13 @@ handler; a call that finds its pooled connection dropped (a restarted Redis) rec
 and a timeout is never retried (a write may have been carried out). `unavailable` tells
 "Redis is away for a moment" apart from other errors, for the handlers' and the sweeper's
 benefit; `wait_for_redis` is the start-up loop that waits for it.
+
+With `cluster` (REDIS_URL `redis+cluster://host:port`, or REDIS_CLUSTER=1) the client is redis-py's
+RedisCluster: it learns the other nodes from the one named, sends each command to the master of
+its key's slot and follows a failover (MOVED) to the promoted replica. Every key layout and script
+of the bot touches one slot per command (`tgbot.keys`), so the rest of the code is the same.
+A Cluster client must answer one command (a ping) before it is used concurrently: redis-py's
+first concurrent calls can race while it learns the cluster's nodes.
 """
 
 from __future__ import annotations
@@ -12,31 +19,63 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterator
+from typing import TypeAlias
 from urllib.parse import urlsplit
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.exceptions import ClusterDownError, RedisError, SlotNotCoveredError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .config import ConfigError, redacted_url
+from .config import CLUSTER_SUFFIX, ConfigError, redacted_url
 
 log = logging.getLogger(__name__)
 
 FIRST_DELAY = 0.5  # seconds before the second attempt to reach Redis at start
 MAX_DELAY = 5.0  # the longest wait between two attempts
-_AWAY = (RedisConnectionError, RedisTimeoutError)  # refused, reset, loading, timed out
+# refused, reset, loading, timed out; a Cluster between a master's death and its replica's promotion
+_AWAY = (RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError)
+CLUSTER_ATTEMPTS = 20  # a Cluster client's tries of one command across a failover (~4 s)
 
 
-def open_redis(url: str, timeout: float) -> Redis:
-    """A client of the Redis at `url` (checked by `load_config`) whose calls time out.
+class _Cluster(RedisCluster):
+    """RedisCluster that, like the single-server client, never retries a timed-out command (a
+    write may have been carried out); a refused connection or a cluster between masters is."""
+
+    ERRORS_ALLOW_RETRY = (  # type: ignore[assignment]
+        RedisConnectionError,
+        ClusterDownError,
+        SlotNotCoveredError,
+    )
+
+
+RedisClient: TypeAlias = Redis | RedisCluster  # what every Redis-backed part of the bot takes
+
+
+def is_cluster_url(url: str) -> bool:
+    """True for `redis+cluster://` and `rediss+cluster://` URLs."""
+    return urlsplit(url).scheme.endswith(CLUSTER_SUFFIX)
+
+
+def open_redis(url: str, timeout: float, *, cluster: bool = False) -> RedisClient:
+    """A client of the Redis at `url` (checked by `load_config`) whose calls time out; of a
+    Redis Cluster when `cluster` is true or the URL's scheme says so.
 
     A URL that passes the settings' checks but that redis-py still refuses (an option in its
     query it cannot read) is a ConfigError naming REDIS_URL.
     """
     try:
+        if cluster or is_cluster_url(url):
+            plain = url.replace(CLUSTER_SUFFIX + "://", "://", 1)
+            return _Cluster.from_url(
+                plain,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+                retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=CLUSTER_ATTEMPTS),
+            )
         return Redis.from_url(
             url,
             socket_timeout=timeout,
@@ -78,6 +117,7 @@ async def wait_for_redis(
     url: str,
     timeout: float,
     *,
+    cluster: bool = False,
     delays: Iterator[float] | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> int:
@@ -88,8 +128,9 @@ async def wait_for_redis(
     attempt = 0
     while True:
         attempt += 1
-        client = open_redis(url, timeout)
+        client: RedisClient | None = None
         try:
+            client = open_redis(url, timeout, cluster=cluster)
             await client.ping()
         except RedisError as err:
             delay = next(waits)
@@ -106,7 +147,8 @@ async def wait_for_redis(
                 log.info("Redis at %s answers (attempt %d)", shown, attempt)
             return attempt
         finally:
-            await client.aclose()
+            if client is not None:
+                await client.aclose()
         await sleep(delay)
 
 

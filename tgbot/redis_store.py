@@ -2,55 +2,71 @@
 
 Key names are in `tgbot.keys`. `rev` is the record's revision: 1 after `create`, bumped by
 every successful `save` (a Lua compare-and-set), unrelated to the engine state's `version`.
-Scripts that touch a game and its indexes at once (`create`, `finish`, `delete`) need one Redis
-server (the deployment's); on a Redis Cluster only the per-game operations would stay on one
-slot.
+Every script touches one key (one Cluster slot); what spans keys is done in an order whose every
+prefix is harmless, so a crash between two steps loses nothing:
+
+- `create` lists the game under its players, writes the record (if the id is free), then claims
+  the chat with a compare-and-set on the chat's key. A chat whose holder is missing or no longer
+  active is free (a record is always written before its chat points at it). A crash before the
+  claim leaves a lobby nobody can reach (a few KB, never shown).
+- `save` marks the game in its outbox shard (scored by the new rev) before a save that owes
+  announcements, and writes `owes` beside the record; `owing_games` drops a mark once the game's
+  record at that rev or later owes nothing, so a mark is never dropped for a newer debt.
+- `finish` and `delete` retire the record, then free the chat (if it still points at the game)
+  and the players' sets.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-
-from redis.asyncio import Redis
+from typing import cast
 
 from .callback import GameId
 from .i18n import Language
-from .keys import DEFAULT_PREFIX, Keys
+from .keys import DEFAULT_PREFIX, SHARDS, Keys, shard_of
 from .records import CorruptRecordError, GameRecord, StoreError, record_from_json, record_to_json
+from .redis_client import RedisClient
 from .store import ChatBusyError, GameExistsError, Updating
 
 _RETRIES = 8
 
-# KEYS: game, chat index, game key of the chat's current holder (or the new game's), user sets.
-# ARGV: game id, rev, doc, the holder seen before the call ("" for none).
+# KEYS: game. ARGV: rev, doc. Writes a new record only if the id is free.
 _CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return {0, ''} end
-local holder = redis.call('GET', KEYS[2]) or ''
-if holder ~= ARGV[4] then return {-1, holder} end
-if holder ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return {2, holder} end
-redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'doc', ARGV[3])
-redis.call('SET', KEYS[2], ARGV[1])
-for i = 4, #KEYS do redis.call('SADD', KEYS[i], ARGV[1]) end
-return {1, ''}
-"""
-
-# KEYS: game, outbox index. ARGV: expected rev, new rev, doc, game id, "1" if it owes messages.
-_SAVE = """
-if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'doc', ARGV[3])
-if ARGV[5] == '1' then redis.call('SADD', KEYS[2], ARGV[4])
-else redis.call('SREM', KEYS[2], ARGV[4]) end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'rev', ARGV[1], 'doc', ARGV[2], 'owes', '0')
 return 1
 """
 
-# KEYS: game, chat index, user sets. ARGV: game id, expected rev, ttl seconds (0: delete now).
+# KEYS: a chat's index. ARGV: the holder seen before ("" for none), the new holder ("": free it).
+_CLAIM = """
+local holder = redis.call('GET', KEYS[1]) or ''
+if holder ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
+return 1
+"""
+
+# KEYS: game. ARGV: expected rev, new rev, doc, "1" if it owes messages.
+_SAVE = """
+if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'doc', ARGV[3], 'owes', ARGV[4])
+return 1
+"""
+
+# KEYS: game. ARGV: expected rev, ttl seconds (0: delete now).
 _RETIRE = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if not rev then return 0 end
-if rev ~= ARGV[2] then return -1 end
-if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
-for i = 3, #KEYS do redis.call('SREM', KEYS[i], ARGV[1]) end
-if ARGV[3] == '0' then redis.call('DEL', KEYS[1]) else redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+if rev ~= ARGV[1] then return -1 end
+if ARGV[2] == '0' then redis.call('DEL', KEYS[1]) else redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return 1
+"""
+
+# KEYS: an outbox shard. ARGV: game id, the rev at which its record owes nothing (0: it is gone).
+_SETTLE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and (ARGV[2] == '0' or tonumber(score) <= tonumber(ARGV[2])) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+end
 return 1
 """
 
@@ -62,12 +78,14 @@ def _text(value: str | bytes) -> str:
 class RedisStore(Updating):
     """Games, their indexes and user settings in Redis (works with or without decode_responses)."""
 
-    def __init__(self, redis: Redis, *, prefix: str = DEFAULT_PREFIX) -> None:
+    def __init__(self, redis: RedisClient, *, prefix: str = DEFAULT_PREFIX) -> None:
         self.redis = redis
         self.keys = Keys(prefix)
         self._create = redis.register_script(_CREATE)
+        self._claim = redis.register_script(_CLAIM)
         self._save = redis.register_script(_SAVE)
         self._retire = redis.register_script(_RETIRE)
+        self._settle = redis.register_script(_SETTLE)
 
     @property
     def prefix(self) -> str:
@@ -75,9 +93,21 @@ class RedisStore(Updating):
         return self.keys.prefix
 
     async def owing_games(self) -> tuple[GameId, ...]:
-        """The ids of games with announcements not delivered yet."""
-        members = await self.redis.smembers(self.keys.outbox())
-        return tuple(sorted(_text(m) for m in members))
+        """The ids of games with announcements not delivered yet (dropping settled marks)."""
+        owing: list[GameId] = []
+        for shard in range(SHARDS):
+            key = self.keys.outbox(shard)
+            marks = await self.redis.zrange(key, 0, -1, withscores=True)
+            for raw, score in cast("list[tuple[bytes | str, float]]", marks):
+                gid = _text(raw)
+                rev, owes = await self.redis.hmget(self.keys.game(gid), ["rev", "owes"])
+                if rev is None:
+                    await self._settle(keys=[key], args=[gid, 0])
+                elif owes is not None and _text(owes) == "0" and int(_text(rev)) >= score:
+                    await self._settle(keys=[key], args=[gid, int(_text(rev))])
+                else:
+                    owing.append(gid)
+        return tuple(sorted(owing))
 
     # games
 
@@ -85,27 +115,40 @@ class RedisStore(Updating):
         """Store a new active game, claim its chat, list it under its players; returns it at rev 1.
 
         Raises GameExistsError if the id is taken, ChatBusyError if the chat or topic already
-        has an active game (checked and claimed in one script, so two creators cannot both win).
+        has an active game (the chat is claimed by compare-and-set, so two creators cannot both
+        win).
         """
         if not record.status.is_active:
             raise ValueError(f"a new game must be active, not {record.status.value}")
         stored = replace(record, rev=1)
-        doc = record_to_json(stored)
-        chat = self.keys.chat(record.chat_id, record.thread_id)
+        gid = record.game_id
+        game = self.keys.game(gid)
+        if await self.redis.exists(game):
+            raise GameExistsError(f"game {gid} exists")
         users = [self.keys.user_games(u) for u in record.player_ids]
+        for key in users:
+            await self.redis.sadd(key, gid)
+        if not await self._create(keys=[game], args=[1, record_to_json(stored)]):
+            raise GameExistsError(f"game {gid} exists")
+        chat = self.keys.chat(record.chat_id, record.thread_id)
         for _ in range(_RETRIES):
             raw = await self.redis.get(chat)
             holder = "" if raw is None else _text(raw)
-            holder_key = self.keys.game(holder) if holder else self.keys.game(record.game_id)
-            keys = [self.keys.game(record.game_id), chat, holder_key, *users]
-            code, seen = await self._create(keys=keys, args=[record.game_id, 1, doc, holder])
-            if code == 1:
+            if holder and holder != gid and await self._is_active(holder):
+                await self.redis.delete(game)  # nobody else has seen it
+                for key in users:
+                    await self.redis.srem(key, gid)
+                raise ChatBusyError(holder)
+            if await self._claim(keys=[chat], args=[holder, gid]):
                 return stored
-            if code == 0:
-                raise GameExistsError(f"game {record.game_id} exists")
-            if code == 2:
-                raise ChatBusyError(_text(seen))
-        raise StoreError(f"chat index of game {record.game_id} kept changing")
+        raise StoreError(f"chat index of game {gid} kept changing")
+
+    async def _is_active(self, game_id: GameId) -> bool:
+        try:
+            held = await self.load(game_id)
+        except CorruptRecordError:
+            return True  # never take a chat over from a record nobody can read
+        return held is not None and held.status.is_active
 
     async def load(self, game_id: GameId) -> GameRecord | None:
         """The stored game, or None if there is none (or it expired)."""
@@ -130,10 +173,12 @@ class RedisStore(Updating):
         the caller reloads and decides again. The record's own `rev` field is not used.
         """
         doc = record_to_json(replace(record, rev=expected_rev + 1))
-        keys = [self.keys.game(record.game_id), self.keys.outbox()]
         owes = "0" if record.owed.is_empty else "1"
-        args: list[str | int] = [expected_rev, expected_rev + 1, doc, record.game_id, owes]
-        done = await self._save(keys=keys, args=args)
+        if owes == "1":  # marked first: after a crash between the two, the debt is still found
+            outbox = self.keys.outbox(shard_of(record.game_id))
+            await self.redis.zadd(outbox, {record.game_id: expected_rev + 1})
+        args: list[str | int] = [expected_rev, expected_rev + 1, doc, owes]
+        done = await self._save(keys=[self.keys.game(record.game_id)], args=args)
         return bool(done == 1)
 
     async def finish(self, game_id: GameId, ttl_seconds: int) -> bool:
@@ -155,13 +200,13 @@ class RedisStore(Updating):
             record = await self.load(game_id)
             if record is None:
                 return False
-            keys = [
-                self.keys.game(game_id),
-                self.keys.chat(record.chat_id, record.thread_id),
-                *(self.keys.user_games(u) for u in record.player_ids),
-            ]
-            done = await self._retire(keys=keys, args=[game_id, record.rev, ttl_seconds])
+            game = self.keys.game(game_id)
+            done = await self._retire(keys=[game], args=[record.rev, ttl_seconds])
             if done == 1:
+                chat = self.keys.chat(record.chat_id, record.thread_id)
+                await self._claim(keys=[chat], args=[game_id, ""])
+                for user in record.player_ids:
+                    await self.redis.srem(self.keys.user_games(user), game_id)
                 return True
             if done == 0:
                 return False

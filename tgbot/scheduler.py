@@ -5,7 +5,8 @@ claims due members with one Lua script (ZRANGEBYSCORE, then each replaced by its
 at the end of a lease), so when several processes poll, each deadline is handled by one of them
 at a time; the process ends the claim when done (`done`), and a claim it never ended (it died
 serving it) is due again once the lease ends, for any process. Deadlines live in Redis and
-survive restarts.
+survive restarts. The set is split into `keys.SHARDS` keys by game id, each in its own Cluster
+slot, and every command (and the script) names one of them.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from redis.asyncio import Redis
-
-from .clocks import CLAIM_LEASE_SECONDS, CLAIMED, Deadline
-from .keys import Keys
+from .clocks import CLAIM_LEASE_SECONDS, CLAIMED, Deadline, parse_member
+from .keys import SHARDS, Keys, shard_of
+from .redis_client import RedisClient
 
 # A claim is the member `claimed|<name>` scored at the lease's end, beside the deadline's own
 # member (which may be scheduled again meanwhile, a retry, without touching the claim).
@@ -43,54 +43,86 @@ def _text(value: str | bytes) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-class DeadlineIndex:
-    """The sorted set of pending deadlines."""
+def _shard(member: str) -> int:
+    """The shard of a deadline's member (or of its claim's)."""
+    name = member.removeprefix(CLAIMED)
+    parsed = parse_member(name)
+    return shard_of(parsed[0] if parsed is not None else name)
 
-    def __init__(self, redis: Redis, *, prefix: str) -> None:
+
+class DeadlineIndex:
+    """The sorted set of pending deadlines (and claims being served), in shards."""
+
+    def __init__(self, redis: RedisClient, *, prefix: str) -> None:
         self.redis = redis
-        self.key = Keys(prefix).deadlines()
+        self.keys = Keys(prefix)
         self._claim = redis.register_script(_CLAIM)
 
     async def add(self, deadlines: Iterable[Deadline]) -> None:
         """Schedule deadlines (a deadline scheduled twice is kept once)."""
-        mapping = {d.member: d.at for d in deadlines}
-        if mapping:
-            await self.redis.zadd(self.key, mapping)
+        shards: dict[int, dict[str, float]] = {}
+        for d in deadlines:
+            shards.setdefault(shard_of(d.game), {})[d.member] = d.at
+        for shard, mapping in sorted(shards.items()):
+            await self.redis.zadd(self.keys.deadlines(shard), mapping)
 
     async def drop(self, members: Iterable[str]) -> None:
         """Forget deadlines that no longer apply."""
-        names = list(members)
-        if names:
-            await self.redis.zrem(self.key, *names)
+        shards: dict[int, list[str]] = {}
+        for member in members:
+            shards.setdefault(_shard(member), []).append(member)
+        for shard, names in sorted(shards.items()):
+            await self.redis.zrem(self.keys.deadlines(shard), *names)
 
     async def replace(self, members: Iterable[str], deadlines: Iterable[Deadline]) -> None:
-        """Forget `members` and schedule `deadlines` in one pipeline (one round trip)."""
-        names = list(members)
-        mapping = {d.member: d.at for d in deadlines}
+        """Forget `members` and schedule `deadlines` in one pipeline (one round trip; a turn's
+        deadlines are one game's, in one shard)."""
+        gone: dict[int, list[str]] = {}
+        for member in members:
+            gone.setdefault(_shard(member), []).append(member)
+        new: dict[int, dict[str, float]] = {}
+        for d in deadlines:
+            new.setdefault(shard_of(d.game), {})[d.member] = d.at
+        if not gone and not new:
+            return
         async with self.redis.pipeline(transaction=False) as pipe:
-            if names:
-                pipe.zrem(self.key, *names)
-            if mapping:
-                pipe.zadd(self.key, mapping)
+            for shard, names in sorted(gone.items()):
+                pipe.zrem(self.keys.deadlines(shard), *names)
+            for shard, mapping in sorted(new.items()):
+                pipe.zadd(self.keys.deadlines(shard), mapping)
             await pipe.execute()
 
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
         """Take the deadlines due at `now`, each to one caller, held for `CLAIM_LEASE_SECONDS`:
         one not `done` by then is due again."""
-        args: list[float | str] = [now, limit, CLAIM_LEASE_SECONDS, CLAIMED]
-        return [_text(m) for m in await self._claim(keys=[self.key], args=args)]
+        out: list[str] = []
+        for shard in range(SHARDS):
+            if len(out) >= limit:
+                break
+            key = self.keys.deadlines(shard)
+            args: list[float | str] = [now, limit - len(out), CLAIM_LEASE_SECONDS, CLAIMED]
+            out.extend(_text(m) for m in await self._claim(keys=[key], args=args))
+        return out
 
     async def done(self, member: str) -> None:
         """A claimed deadline was served: its claim ends (the deadline itself, if scheduled
         again meanwhile, stays)."""
-        await self.redis.zrem(self.key, CLAIMED + member)
+        await self.redis.zrem(self.keys.deadlines(_shard(member)), CLAIMED + member)
 
     async def next_due(self) -> float | None:
         """When the earliest pending deadline is due, if any."""
-        first = await self.redis.zrange(self.key, 0, 0, withscores=True)
-        return float(first[0][1]) if first else None
+        firsts: list[float] = []
+        for shard in range(SHARDS):
+            first = await self.redis.zrange(self.keys.deadlines(shard), 0, 0, withscores=True)
+            if first:
+                firsts.append(float(first[0][1]))
+        return min(firsts, default=None)
 
     async def pending(self) -> list[tuple[str, float]]:
-        """Every pending deadline (for tests and /status)."""
-        items = await self.redis.zrange(self.key, 0, -1, withscores=True)
-        return [(_text(m), float(s)) for m, s in cast("list[tuple[str | bytes, float]]", items)]
+        """Every pending deadline (for tests and /status), earliest first."""
+        out: list[tuple[str, float]] = []
+        for shard in range(SHARDS):
+            items = await self.redis.zrange(self.keys.deadlines(shard), 0, -1, withscores=True)
+            pairs = cast("list[tuple[str | bytes, float]]", items)
+            out.extend((_text(m), float(s)) for m, s in pairs)
+        return sorted(out, key=lambda item: (item[1], item[0]))

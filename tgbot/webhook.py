@@ -11,11 +11,10 @@ Each request is checked in this order, and each check answers before anything mo
 4. a body that is not a JSON object making an Update gets 400 and one log line without the
    payload.
 
-A good update is handed to `accept`, and the answer (200) is sent once `accept` returns. Today
-`accept` is the Application's `update_queue.put`, as PTB's own webhook does: 200 means
-"queued", so a process that dies before handling it loses the update. A later change can pass
-a callable that handles the update and raises when that fails: then 200 means "handled", and a
-failure answers 500 so that Telegram delivers the update again; nothing else here changes.
+A good update is handed to `accept`, and the answer (200) is sent once `accept` returns; if it
+raises, 500, so that Telegram delivers the update again. The bot's `accept` handles the update
+and returns once it is handled and saved (`tgbot.acks`): 200 means "handled", so a process that
+dies in the middle leaves the update to Telegram's redelivery.
 """
 
 from __future__ import annotations
@@ -33,6 +32,7 @@ from aiohttp.http import HttpVersion11
 from telegram import Bot, Update
 from telegram.ext import Application
 
+from .acks import NotHandled
 from .config import Config
 
 log = logging.getLogger(__name__)
@@ -42,8 +42,11 @@ MAX_BODY_BYTES = 1 << 20  # 1 MiB: Telegram's updates are a few KB
 READ_SECONDS = 10.0  # a body that trickles in slower than this is dropped (408)
 LINGER_SECONDS = 1.0  # after refusing, unread body bytes are discarded this long, then closed
 STOP_SECONDS = 5.0  # requests in flight get this long to finish when the server stops
+HEALTH_SECONDS = 3.0  # a health check that takes longer reports both down
 
 Accept = Callable[[Update], Awaitable[object]]
+Health = Callable[[], Awaitable[dict[str, bool]]]  # each dependency: reachable or not
+HEALTH_PATH = "/healthz"
 
 
 class _Malformed(ValueError):
@@ -65,9 +68,11 @@ class WebhookServer:
         max_body: int = MAX_BODY_BYTES,
         read_seconds: float = READ_SECONDS,
         linger_seconds: float = LINGER_SECONDS,
+        health: Health | None = None,
     ) -> None:
         self.bot = bot
         self.accept = accept
+        self.health = health
         self.path = "/" + path.lstrip("/")
         self.host = host
         self.port = port  # 0 picks a free port; the bound one is here after `start`
@@ -81,6 +86,8 @@ class WebhookServer:
         """Listen on host:port."""
         app = web.Application(client_max_size=self.max_body)
         app.router.add_post(self.path, self._post, expect_handler=self._expect)
+        if self.health is not None and self.path != HEALTH_PATH:
+            app.router.add_get(HEALTH_PATH, self._healthz)
         runner = web.AppRunner(
             app,
             access_log=None,  # one line per update would drown the log
@@ -165,10 +172,27 @@ class WebhookServer:
             return web.Response(status=400, text="Bad Request")
         try:
             await self.accept(update)
+        except NotHandled as err:
+            log.info("webhook: %s; Telegram will deliver it again", err)
+            return web.Response(status=500, text="Internal Server Error")
         except Exception:
             log.error("webhook: update %s was not taken", update.update_id, exc_info=True)
             return web.Response(status=500, text="Internal Server Error")
         return web.Response(status=200)
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        """GET /healthz for a load balancer: 200 when Redis and the Bot API answer, else 503;
+        the body says which, nothing more (no secret needed, nothing secret in it)."""
+        assert self.health is not None
+        try:
+            async with asyncio.timeout(HEALTH_SECONDS):
+                checks = await self.health()
+        except TimeoutError:
+            checks = {"redis": False, "bot_api": False}
+        status = 200 if all(checks.values()) else 503
+        return web.json_response(
+            {k: "ok" if v else "down" for k, v in checks.items()}, status=status
+        )
 
     async def _read(self, request: web.Request) -> bytes | None:
         """The whole body, or None as soon as it grows past `max_body`."""
@@ -218,11 +242,12 @@ async def open_webhook(
     assert config.webhook_url is not None and config.webhook_secret is not None
     server = WebhookServer(
         bot=app.bot,
-        accept=app.update_queue.put,
+        accept=app.bot_data.get("accept", app.update_queue.put),
         secret=config.webhook_secret,
         path=config.webhook_path,
         host=config.webhook_listen,
         port=config.webhook_port,
+        health=app.bot_data.get("health"),
     )
     await server.start()
     try:

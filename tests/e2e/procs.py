@@ -59,6 +59,10 @@ from tgbot.redis_store import RedisStore
 from .harness import buttons, free_port, url_buttons
 
 SCRIPT = Path(sys.executable).with_name("saboteur-bot")
+BUSY_TOASTS = {
+    texts(Language(code)).pgettext("toast", "The bot is busy; please try again in a moment.")
+    for code in ("en", "ko")
+}
 SECRET = "procs-webhook-secret_7"
 EN = Language("en")  # the emulator's users run Telegram in English
 PLAYED = texts(EN).pgettext("toast", "Done!")
@@ -338,6 +342,7 @@ class Table:
     redis: Redis
     prefix: str
     answer_timeout: float = 20.0
+    retry_busy: bool = False  # tap again, as a person would, while the bot says it is busy
 
     @property
     def store(self) -> RedisStore:
@@ -361,8 +366,15 @@ class Table:
 
     async def tap(self, user: User, message: Message, data: str) -> CallbackQuery:
         """Tap a button and wait for the bot's answer."""
-        query_id = self.emu.state.press_button(user.id, message.chat_id, message.message_id, data)
-        return await self.emu.wait_for_answer(query_id, timeout=self.answer_timeout)
+        for _ in range(40):
+            query_id = self.emu.state.press_button(
+                user.id, message.chat_id, message.message_id, data
+            )
+            answer = await self.emu.wait_for_answer(query_id, timeout=self.answer_timeout)
+            if not self.retry_busy or answer.text not in BUSY_TOASTS:
+                return answer
+            await asyncio.sleep(0.5)
+        raise AssertionError("the bot stayed busy")
 
     async def step(self, user: User, message: Message, data: str) -> Message:
         """Tap a menu button and wait for its screen: the bot answers the tap first, then draws

@@ -97,6 +97,7 @@ def chats_as_seen(state: EmulatorState, chat_ids: Sequence[int]) -> Seen:
 async def world_on(server: OwnRedis) -> AsyncIterator[World]:
     """The emulator and the bot over this server, with the bot's production Redis client."""
     client = open_redis(server.url, 1.0)
+    assert isinstance(client, Redis)
     world = World(client, KEY_PREFIX)
     await world.start()
     try:

@@ -186,6 +186,58 @@ async def test_webhook_errors_are_retried_and_reported(
     assert info.last_error_message == "Wrong response from the webhook: 502 Bad Gateway"
 
 
+async def test_a_failing_chat_waits_in_order_while_other_chats_are_delivered(
+    bot: Bot, emulator: BotApiEmulator, state: EmulatorState, people: People
+) -> None:
+    """Like Telegram: a chat's updates in order, one in flight each; a chat whose update is
+    refused backs off and retries it, and the other chats' updates go on meanwhile, at once."""
+    seen: list[tuple[int, str]] = []
+    refused = {"left": 5}  # backing off 0.01 + 0.02 + ... + 0.16 s
+    in_flight, most = 0, 0
+
+    async def handle(request: web.Request) -> web.Response:
+        nonlocal in_flight, most
+        update = await request.json()
+        chat, text = update["message"]["chat"]["id"], update["message"]["text"]
+        if chat == people.alice.id and refused["left"] > 0:
+            refused["left"] -= 1
+            return web.Response(status=500)
+        in_flight += 1
+        most = max(most, in_flight)
+        if chat != people.alice.id and text != "/start":
+            await asyncio.sleep(0.05)  # slow answers: the other chats' posts overlap
+        in_flight -= 1
+        if text != "/start":
+            seen.append((chat, text))
+        return web.Response(text="ok")
+
+    app = web.Application()
+    app.router.add_post("/hook", handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    try:
+        state.pending_updates.clear()
+        assert await bot.set_webhook(f"http://127.0.0.1:{runner.addresses[0][1]}/hook")
+        others = [state.create_user(f"User{n}") for n in range(4)]
+        for user in others:
+            state.start_bot(user.id)
+        for n in range(3):
+            state.send_text(people.alice.id, people.alice.id, f"/a{n}")
+            for user in others:
+                state.send_text(user.id, user.id, f"/u{n}")
+        await emulator.wait_for(lambda: not state.pending_updates, timeout=20)
+    finally:
+        await runner.cleanup()
+    alice = [t for c, t in seen if c == people.alice.id]
+    assert alice == ["/a0", "/a1", "/a2"], "retried, in order"
+    for user in others:
+        assert [t for c, t in seen if c == user.id] == ["/u0", "/u1", "/u2"]
+    first_alice = next(i for i, (c, _) in enumerate(seen) if c == people.alice.id)
+    assert first_alice >= 4, "the others did not wait for the failing chat"
+    assert most > 1, "chats are delivered concurrently"
+
+
 async def test_webhook_to_a_dead_endpoint_keeps_the_update(
     bot: Bot, emulator: BotApiEmulator, state: EmulatorState
 ) -> None:

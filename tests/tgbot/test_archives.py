@@ -30,6 +30,7 @@ from tgbot.keys import Keys
 from tgbot.memory_archives import MemoryArchives
 from tgbot.records import GameRecord, Lobby, LobbyPlayer, Status
 from tgbot.redis_archives import RedisArchives
+from tgbot.redis_client import RedisClient
 
 GROUP, OTHER = -100, -200
 SPRING = int(datetime.datetime(2025, 4, 2, tzinfo=datetime.UTC).timestamp())
@@ -76,12 +77,14 @@ def counted(seed: int) -> dict[int, Figures]:
     return tally(state)
 
 
-@pytest.fixture(params=["redis", "memory"])
+@pytest.fixture(params=["redis", "cluster", "memory"])
 def archives(request: pytest.FixtureRequest) -> Archives:
-    """The same contract over both implementations, keeping 3 games per group, 2 per player."""
+    """The same contract over both implementations (Redis on one server and on a Cluster),
+    keeping 3 games per group, 2 per player."""
     if request.param == "memory":
         return MemoryArchives(games_per_group=3, groups_per_player=2)
-    client: Redis = request.getfixturevalue("redis_client")
+    name = "server_client" if request.param == "redis" else "cluster_client"
+    client: RedisClient = request.getfixturevalue(name)
     prefix: str = request.getfixturevalue("key_prefix")
     return RedisArchives(client, prefix=prefix, games_per_group=3, groups_per_player=2)
 
@@ -174,7 +177,7 @@ async def test_everything_expires_in_180_days(redis_client: Redis, key_prefix: s
         k.user_groups(100),
     ):
         assert KEEP_SECONDS - 60 < await redis_client.ttl(key) <= KEEP_SECONDS, key
-    assert 0 < await redis_client.ttl(k.counted("Game000001")) < KEEP_SECONDS
+    assert 0 < await redis_client.ttl(k.counted(GROUP, "Game000001")) < KEEP_SECONDS
 
 
 async def test_an_unreadable_archive_is_left_out(redis_client: Redis, key_prefix: str) -> None:

@@ -7,7 +7,8 @@ import asyncio
 from redis.asyncio import Redis
 
 from tgbot.budget import ChatBudget
-from tgbot.dedupe import KEEP_SECONDS, WINDOW, UpdateLedger
+from tgbot.dedupe import HOLD_MS, KEEP_SECONDS, WINDOW, Begun, UpdateLedger
+from tgbot.keys import Keys
 
 
 async def test_a_group_gets_at_most_twenty_sends_a_minute(
@@ -63,3 +64,37 @@ async def test_the_ledger_is_one_small_bitmap_per_window_of_ids(
     assert 0 < await redis_client.ttl(keys[0]) <= KEEP_SECONDS
     assert await ledger.claim(first + WINDOW) is True
     assert len([k async for k in redis_client.scan_iter(match=f"{key_prefix}:updates:*")]) == 2
+
+
+async def test_a_webhook_update_is_held_by_one_process_until_done(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """Two processes get the same update: one handles it, the other is told to wait; once it is
+    done, both find it done."""
+    one = UpdateLedger(redis_client, prefix=key_prefix)
+    two = UpdateLedger(redis_client, prefix=key_prefix)
+    first, second = await asyncio.gather(one.begin(5), two.begin(5))
+    assert {first, second} == {Begun.NEW, Begun.HELD}
+    holder, other = (one, two) if first is Begun.NEW else (two, one)
+    assert await other.begin(5) is Begun.HELD
+    await other.release(5)  # not its hold: nothing happens
+    assert await other.begin(5) is Begun.HELD
+    await holder.done(5)
+    assert await other.begin(5) is Begun.DONE and await holder.begin(5) is Begun.DONE
+    assert await other.claim(5) is False, "long polling sees it handled too"
+
+
+async def test_an_update_let_go_or_whose_holder_died_is_taken_again(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """A passing failure lets go of the update; a killed process's hold expires."""
+    one = UpdateLedger(redis_client, prefix=key_prefix)
+    two = UpdateLedger(redis_client, prefix=key_prefix)
+    assert await one.begin(6) is Begun.NEW
+    await one.release(6)
+    assert await two.begin(6) is Begun.NEW
+    hold = Keys(key_prefix).update_hold(6)
+    assert 0 < await redis_client.pttl(hold) <= HOLD_MS
+    await redis_client.pexpire(hold, 1)  # as if HOLD_MS went by since `two` died
+    await asyncio.sleep(0.01)
+    assert await one.begin(6) is Begun.NEW

@@ -86,6 +86,9 @@ BAD = [
     ({"TELEGRAM_API_URL": "ftp://example.com"}, "TELEGRAM_API_URL", "http(s)://"),
     ({"TELEGRAM_API_URL": "api.telegram.org"}, "TELEGRAM_API_URL", "http(s)://"),
     ({"REDIS_URL": "http://localhost:6379"}, "REDIS_URL", "redis://"),
+    ({"REDIS_CLUSTER": "maybe"}, "REDIS_CLUSTER", "1 or 0"),
+    ({"REDIS_URL": "redis+cluster://n1:7000/2"}, "REDIS_URL", "only database 0"),
+    ({"REDIS_URL": "unix:///run/redis.sock", "REDIS_CLUSTER": "1"}, "REDIS_URL", "over TCP"),
     ({"WEBHOOK_URL": "http://bot.example.com/hook"}, "WEBHOOK_URL", "https://"),
     ({"WEBHOOK_URL": "not a url", "WEBHOOK_SECRET": SECRET}, "WEBHOOK_URL", "https://"),
     ({"WEBHOOK_URL": "https://x.example/?a=1"}, "WEBHOOK_URL", "query"),
@@ -140,6 +143,18 @@ def test_redis_calls_time_out_after_three_seconds_unless_set() -> None:
     for text, seconds in (("0.1", 0.1), ("1.5", 1.5), ("60", 60.0), (" 7 ", 7.0)):
         config = load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_TIMEOUT_SECONDS": text})
         assert config.redis_timeout == seconds
+
+
+def test_a_redis_cluster_is_chosen_by_the_url_s_scheme_or_redis_cluster() -> None:
+    """`redis+cluster://` (or `rediss+cluster://`) names one node; REDIS_CLUSTER=1 does too."""
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN}).redis_cluster is False
+    for env, cluster in (
+        ({"REDIS_URL": "redis+cluster://n1:7000"}, True),
+        ({"REDIS_URL": "rediss+cluster://:pw@n1:7000/0"}, True),
+        ({"REDIS_URL": "redis://n1:7000/0", "REDIS_CLUSTER": "1"}, True),
+        ({"REDIS_URL": "redis://n1:7000/0", "REDIS_CLUSTER": "0"}, False),
+    ):
+        assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, **env}).redis_cluster is cluster, env
 
 
 @pytest.mark.parametrize(("env", "variable", "problem"), BAD)

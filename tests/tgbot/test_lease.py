@@ -19,12 +19,13 @@ def lease_ms() -> int:
     return LEASE_MS
 
 
-@pytest.fixture(params=["redis", "memory"])
+@pytest.fixture(params=["redis", "cluster", "memory"])
 def lease(request: pytest.FixtureRequest, lease_ms: int) -> Lease:
-    """The same contract over both leases."""
+    """The same contract over both leases (Redis on one server and on a Cluster)."""
     if request.param == "memory":
         return MemoryLease(ms=lease_ms)
-    client: Redis = request.getfixturevalue("redis_client")
+    name = "server_client" if request.param == "redis" else "cluster_client"
+    client: Redis = request.getfixturevalue(name)
     return RedisLease(client, prefix=request.getfixturevalue("key_prefix"), ms=lease_ms)
 
 

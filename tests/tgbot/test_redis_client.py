@@ -7,6 +7,7 @@ import logging
 import socket
 
 import pytest
+from redis.asyncio import Redis
 from redis.exceptions import (
     BusyLoadingError,
     ConnectionError,
@@ -21,6 +22,7 @@ from tgbot.redis_client import open_redis, retry_delays, unavailable, wait_for_r
 
 async def test_every_call_and_every_connection_has_the_timeout() -> None:
     client = open_redis("redis://127.0.0.1:6390/2", 1.5)
+    assert isinstance(client, Redis)
     try:
         kwargs = client.connection_pool.connection_kwargs
         assert (kwargs["socket_timeout"], kwargs["socket_connect_timeout"]) == (1.5, 1.5)

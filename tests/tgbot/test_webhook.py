@@ -290,3 +290,33 @@ async def test_an_update_that_cannot_be_taken_answers_500_so_telegram_sends_it_a
         assert answer.status == 500
     finally:
         await server.stop()
+
+
+async def test_healthz_says_whether_redis_and_the_bot_api_answer() -> None:
+    """GET /healthz needs no secret: 200 when both answer, 503 naming what is down."""
+    checks = {"redis": True, "bot_api": True}
+
+    async def health() -> dict[str, bool]:
+        return dict(checks)
+
+    async def accept(update: Update) -> None:
+        return None
+
+    server = WebhookServer(
+        bot=Bot(TOKEN),
+        accept=accept,
+        secret=SECRET,
+        path="/hook",
+        host="127.0.0.1",
+        port=0,
+        health=health,
+    )
+    await server.start()
+    try:
+        (up,) = await exchange(server.port, head(0, method="GET", path="/healthz", secret=None))
+        checks["redis"] = False
+        (down,) = await exchange(server.port, head(0, method="GET", path="/healthz", secret=None))
+    finally:
+        await server.stop()
+    assert (up.status, json.loads(up.body)) == (200, {"redis": "ok", "bot_api": "ok"})
+    assert (down.status, json.loads(down.body)) == (503, {"redis": "down", "bot_api": "ok"})

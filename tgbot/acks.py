@@ -1,0 +1,89 @@
+"""Webhook updates acknowledged only once handled, so that Telegram's redelivery covers a crash.
+
+The webhook answers 200 when `HandleThenAnswer` returns and 500 when it raises. It returns once
+the update is handled and what it decided is saved (its announcements owed in Redis, delivered
+by this process or the next sweep), at once for an update some process already handled, and
+once a tap was told the bot is busy because Redis is away (as in long polling: the player taps
+again; a command then gets no reply). It raises while another process is handling the same
+update (Telegram sent it again meanwhile), so that Telegram delivers it again later.
+
+A process killed in the middle never answers; its hold on the update expires (`dedupe.HOLD_MS`),
+and Telegram's redelivery is handled by whichever process gets it. Updates of one chat keep
+their order through the application's update processor (`tgbot.updates`), as in long polling.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from telegram import Update
+from telegram.ext import Application
+
+from .dedupe import Begun, UpdateLedger
+
+log = logging.getLogger(__name__)
+
+
+class NotHandled(RuntimeError):
+    """The update was not handled now; Telegram should deliver it again."""
+
+
+class HandleThenAnswer:
+    """The webhook's `accept`: handle one update through the application, then return."""
+
+    def __init__(
+        self,
+        app: Application,  # type: ignore[type-arg]
+        ledger: UpdateLedger,
+        *,
+        unavailable: Callable[[BaseException], bool],
+        busy: Callable[[Update, BaseException], Awaitable[None]],
+        passing: set[int],
+    ) -> None:
+        self.app = app
+        self.ledger = ledger
+        self.unavailable = unavailable
+        self.busy = busy
+        self.passing = passing  # update ids whose handling met a passing failure
+        self.handled = 0
+
+    async def __call__(self, update: Update) -> None:
+        """Handle `update` once across processes; NotHandled while another process has it."""
+        uid = update.update_id
+        try:
+            begun = await self.ledger.begin(uid)
+        except Exception as err:
+            if not self.unavailable(err):
+                raise
+            await self.busy(update, err)  # told so, like any update while Redis is away
+            return
+        if begun is Begun.DONE:
+            log.info("update %s was already handled", uid)
+            return
+        if begun is Begun.HELD:
+            raise NotHandled(f"update {uid} is being handled by another process")
+        try:
+            coroutine: Awaitable[Any] = self.app.process_update(update)
+            await self.app.update_processor.process_update(update, coroutine)
+        except BaseException:
+            await self._let_go(uid)
+            raise
+        if uid in self.passing:  # Redis went away: told so, not handled; it may come again
+            self.passing.discard(uid)
+            await self._let_go(uid)
+            return
+        self.handled += 1
+        try:
+            await self.ledger.done(uid)
+        except Exception as err:  # handled and answered 200: Telegram will not send it again
+            if not self.unavailable(err):
+                raise
+            log.warning("update %s handled, but Redis went away before it was marked", uid)
+
+    async def _let_go(self, update_id: int) -> None:
+        try:
+            await self.ledger.release(update_id)
+        except Exception:  # Redis away: the hold expires by itself
+            log.debug("could not release update %s", update_id)
