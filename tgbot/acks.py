@@ -8,12 +8,15 @@ again; a command then gets no reply). It raises while another process is handlin
 update (Telegram sent it again meanwhile), so that Telegram delivers it again later.
 
 A process killed in the middle never answers; its hold on the update expires (`dedupe.HOLD_MS`),
-and Telegram's redelivery is handled by whichever process gets it. Updates of one chat keep
-their order through the application's update processor (`tgbot.updates`), as in long polling.
+and Telegram's redelivery is handled by whichever process gets it. A live process renews its hold
+while it handles the update (every third of the hold), so a slow update is never handled twice.
+Updates of one chat keep their order through the application's update processor
+(`tgbot.updates`), as in long polling.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -64,12 +67,15 @@ class HandleThenAnswer:
             return
         if begun is Begun.HELD:
             raise NotHandled(f"update {uid} is being handled by another process")
+        keeper = asyncio.create_task(self._keep(uid))
         try:
             coroutine: Awaitable[Any] = self.app.process_update(update)
             await self.app.update_processor.process_update(update, coroutine)
         except BaseException:
             await self._let_go(uid)
             raise
+        finally:
+            keeper.cancel()
         if uid in self.passing:  # Redis went away: told so, not handled; it may come again
             self.passing.discard(uid)
             await self._let_go(uid)
@@ -81,6 +87,18 @@ class HandleThenAnswer:
             if not self.unavailable(err):
                 raise
             log.warning("update %s handled, but Redis went away before it was marked", uid)
+
+    async def _keep(self, update_id: int) -> None:
+        """Renew the hold on an update while it is handled."""
+        pause = self.ledger.hold_ms / 3000
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                if not await self.ledger.renew(update_id):
+                    log.warning("update %s: its hold was lost while handling it", update_id)
+                    return
+            except Exception:  # Redis away: try again at the next beat
+                log.debug("could not renew the hold on update %s", update_id)
 
     async def _let_go(self, update_id: int) -> None:
         try:

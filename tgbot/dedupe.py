@@ -41,6 +41,13 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# KEYS: an update's hold. ARGV: its holder's token, the hold's length. Extends it only for its
+# holder.
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
 # KEYS: the window's bitmap. ARGV: the id's bit, the time to keep it.
 _CLAIM = """
 local old = redis.call('SETBIT', KEYS[1], ARGV[1], 1)
@@ -52,11 +59,13 @@ return old
 class UpdateLedger:
     """Remembers which update ids some bot process has taken."""
 
-    def __init__(self, redis: RedisClient, *, prefix: str) -> None:
+    def __init__(self, redis: RedisClient, *, prefix: str, hold_ms: int = HOLD_MS) -> None:
         self.redis = redis
         self.keys = Keys(prefix)
+        self.hold_ms = hold_ms
         self._claim = redis.register_script(_CLAIM)
         self._release = redis.register_script(_RELEASE)
+        self._renew = redis.register_script(_RENEW)
         self.token = f"{os.getpid()}:{uuid.uuid4().hex}"  # this process's name on what it holds
 
     async def claim(self, update_id: int) -> bool:
@@ -79,7 +88,7 @@ class UpdateLedger:
         if await self.is_done(update_id):
             return Begun.DONE
         held = await self.redis.set(
-            self.keys.update_hold(update_id), self.token, nx=True, px=HOLD_MS
+            self.keys.update_hold(update_id), self.token, nx=True, px=self.hold_ms
         )
         if not held:
             return Begun.HELD
@@ -92,6 +101,12 @@ class UpdateLedger:
         """Mark an update this process began as handled, and let go of it."""
         await self.claim(update_id)
         await self.release(update_id)
+
+    async def renew(self, update_id: int) -> bool:
+        """Hold an update this process is still handling for another `hold_ms` (False if the
+        hold was lost: it expired and another process may have taken it)."""
+        args: list[str | int] = [self.token, self.hold_ms]
+        return bool(await self._renew(keys=[self.keys.update_hold(update_id)], args=args))
 
     async def release(self, update_id: int) -> None:
         """Let go of an update this process began without handling it (it may come again)."""

@@ -11,9 +11,11 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from ai import Level
 from tests.catalog import texts
 from tgbot.i18n import Language
 from tgbot.menus import UNSELECTED
+from tgbot.names import level_name
 
 from .running import Running, start_sandbox
 from .test_sandbox_browser import (
@@ -82,7 +84,8 @@ def test_a_round_played_to_its_final_board_at_phone_size(
     tr = texts(EN)
     tap(wide, group(wide), tr.pgettext("button", "✋ Join"))
     for _ in range(2):
-        tap(wide, group(wide), tr.pgettext("button", "🤖 Add a computer"))
+        easy = level_name(tr, Level.HEURISTIC)
+        tap(wide, group(wide), tr.pgettext("button", "🤖 Add: {level}", level=easy))
     tap(wide, group(wide), tr.pgettext("button", "▶️ Start"))
     alert = wide.get_by_test_id("alert")
     assert not alert.is_visible(), alert.inner_text()

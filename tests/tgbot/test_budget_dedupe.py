@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from redis.asyncio import Redis
 
 from tgbot.budget import ChatBudget
@@ -98,3 +99,66 @@ async def test_an_update_let_go_or_whose_holder_died_is_taken_again(
     await redis_client.pexpire(hold, 1)  # as if HOLD_MS went by since `two` died
     await asyncio.sleep(0.01)
     assert await one.begin(6) is Begun.NEW
+
+
+async def test_a_hold_is_renewed_only_by_its_holder(redis_client: Redis, key_prefix: str) -> None:
+    """A process still handling an update extends its hold; another process cannot, and a hold
+    that expired is not renewed."""
+    one = UpdateLedger(redis_client, prefix=key_prefix)
+    two = UpdateLedger(redis_client, prefix=key_prefix)
+    assert await one.begin(7) is Begun.NEW
+    hold = Keys(key_prefix).update_hold(7)
+    await redis_client.pexpire(hold, 50)
+    assert await two.renew(7) is False
+    assert 0 < await redis_client.pttl(hold) <= 50
+    assert await one.renew(7) is True
+    assert await redis_client.pttl(hold) > 50
+    await redis_client.pexpire(hold, 1)
+    await asyncio.sleep(0.01)
+    assert await one.renew(7) is False  # lost: another process may have taken it
+
+
+async def test_a_slow_update_stays_held_while_it_is_handled(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """Handling that outlasts the hold renews it: a second delivery meanwhile is told to wait,
+    and the update is handled once."""
+    from telegram import Update
+    from telegram.ext import ApplicationBuilder, TypeHandler
+
+    from emulator import EmulatorState, ManualClock
+    from emulator.server import BotApiEmulator
+    from tgbot.acks import HandleThenAnswer, NotHandled
+
+    handled: list[int] = []
+    gate = asyncio.Event()
+
+    async def slow(update: Update, _: object) -> None:
+        await gate.wait()
+        handled.append(update.update_id)
+
+    async def nothing(update: Update, err: BaseException) -> None:
+        raise AssertionError("Redis is here")
+
+    def never(err: BaseException) -> bool:
+        return False
+
+    one = UpdateLedger(redis_client, prefix=key_prefix, hold_ms=150)
+    two = UpdateLedger(redis_client, prefix=key_prefix, hold_ms=150)
+    update = Update(update_id=8)
+    async with BotApiEmulator(EmulatorState(clock=ManualClock())) as emu:
+        kwargs = emu.bot_kwargs
+        builder = ApplicationBuilder().token(kwargs["token"]).base_url(kwargs["base_url"])
+        app = builder.updater(None).concurrent_updates(True).build()
+        app.add_handler(TypeHandler(Update, slow))
+        first = HandleThenAnswer(app, one, unavailable=never, busy=nothing, passing=set())
+        second = HandleThenAnswer(app, two, unavailable=never, busy=nothing, passing=set())
+        async with app:
+            task = asyncio.create_task(first(update))
+            await asyncio.sleep(0.5)  # over three holds
+            with pytest.raises(NotHandled):  # not handled again (it would wait for the gate)
+                await asyncio.wait_for(second(update), 5)
+            gate.set()
+            await task
+            await second(update)  # done: answered, not handled again
+    assert handled == [8]
