@@ -174,7 +174,7 @@ def time_placements(state: GameState, repeat: int) -> tuple[float, float, int]:
     engine_times, ref_times = [], []
     for _ in range(repeat):
         fresh = dataclasses.replace(state, cache={})  # a new state: its network's cells unknown
-        fresh.net.cells = None
+        fresh.net.cells = fresh.net.offers = None
         out: list[object] = []
         t0 = time.perf_counter()
         _placements(fresh, cards, out)  # type: ignore[arg-type]

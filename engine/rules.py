@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -122,51 +121,47 @@ _TOOL_CARDS = frozenset(BROKEN_CARD.values())
 # ---------------------------------------------------------------- the mutable working copy
 
 
-# A state is made every turn: its slots are set directly, as the generated __init__ does but
-# without its per-field overhead. The order is GameState's fields (a changed class fails here).
-_FIELD_ORDER = [
-    "edition",
-    "options",
-    "players",
-    "seed",
-    "rng",
-    "version",
-    "round",
-    "phase",
-    "turn",
-    "roles",
-    "spare_roles",
-    "hands",
-    "deck",
-    "removed",
-    "discards",
-    "maze",
-    "goals",
-    "in_front",
-    "peeked",
-    "inspected",
-    "gold",
-    "gold_deck",
-    "last_seat",
-    "last_at",
-    "results",
-    "thefts",
-    "last_target",
-    "stealing",
-    "net",
-    "cache",
-]
-if tuple(f.name for f in dataclasses.fields(GameState)) != tuple(_FIELD_ORDER):
-    raise AssertionError("engine.rules._Table.freeze: GameState's fields changed")
-_SLOT_SETTERS = tuple(getattr(GameState, name).__set__ for name in _FIELD_ORDER)
+# A state is made every turn. Its frozen dataclass `__init__` sets each field through
+# `object.__setattr__`; instead a twin class with the very same slots is filled by plain
+# attribute stores and then becomes the state's class (`__class__` assignment, which Python
+# allows only between classes of the same layout: checked at import, below).
+def _twin(cls: type) -> type:
+    """A plain class with the slots of a frozen dataclass, whose instances may become `cls`."""
+    twin = type(f"_Fresh{cls.__name__}", (), {"__slots__": cls.__dict__["__slots__"]})
+    probe: Any = object.__new__(twin)
+    probe.__class__ = cls  # TypeError here if the layouts ever differ
+    return twin
 
 
-def _frozen(values: tuple[object, ...]) -> GameState:
-    """A GameState of these field values, in field order (`cache` last, a fresh dict)."""
-    state = object.__new__(GameState)
-    for put, value in zip(_SLOT_SETTERS, values, strict=True):
-        put(state, value)
-    return state
+_FreshState = _twin(GameState)
+_FreshTransition = _twin(Transition)
+_new = object.__new__
+
+
+# The events of nearly every turn, made the same way (the same values as their constructors').
+_FreshCardDrawn = _twin(CardDrawn)
+_FreshTunnelPlaced = _twin(TunnelPlaced)
+
+
+def _card_drawn(player: PlayerId, card: Card) -> CardDrawn:
+    """CardDrawn(player, card, audience=player)."""
+    e: Any = _new(_FreshCardDrawn)
+    e.player = e.audience = player
+    e.card = card
+    e.__class__ = CardDrawn
+    return e  # type: ignore[no-any-return]
+
+
+def _tunnel_placed(player: PlayerId, card: Card, at: Coord, rotated: bool) -> TunnelPlaced:
+    """TunnelPlaced(player, card, at, rotated) (public)."""
+    e: Any = _new(_FreshTunnelPlaced)
+    e.player = player
+    e.card = card
+    e.at = at
+    e.rotated = rotated
+    e.audience = None
+    e.__class__ = TunnelPlaced
+    return e  # type: ignore[no-any-return]
 
 
 def _listed(t: _Table, name: str) -> list[Any]:
@@ -176,6 +171,18 @@ def _listed(t: _Table, name: str) -> list[Any]:
         value = list(value)
         setattr(t, name, value)
     return value
+
+
+def _rows(rows: Sequence[Sequence[T]]) -> tuple[tuple[T, ...], ...]:
+    """A per-seat field as tuples: the state's own tuple when no move changed it."""
+    if type(rows) is tuple:
+        return rows
+    return tuple(map(tuple, rows))
+
+
+def _seat_row(t: _Table, name: str, i: int) -> list[Any]:
+    """Row `i` of a per-seat field of the working copy as a list of its own."""
+    return _own(_listed(t, name), i)
 
 
 def _own(rows: list[Sequence[T]], i: int) -> list[T]:
@@ -239,14 +246,16 @@ class _Table:
         self.spare_roles: Sequence[Role] = s.spare_roles
         # Per-seat rows stay the state's tuples until `_own` copies the one that changes.
         self.hands: list[Sequence[Card]] = list(s.hands)
-        self.deck = list(s.deck)
+        # The deck and the discards stay tuples: a move makes a new one (one copy, not two).
+        self.deck: tuple[Card, ...] = s.deck
         self.removed = s.removed
-        self.discards = list(s.discards)
+        self.discards: tuple[Card, ...] = s.discards
         self.maze = s.maze
         self.goals: Sequence[Goal] = s.goals
-        self.in_front: list[Sequence[Card]] = list(s.in_front)
-        self.peeked: list[Sequence[Coord]] = list(s.peeked)
-        self.inspected: list[Sequence[tuple[int, Role]]] = list(s.inspected)
+        # Per-seat fields stay the state's tuples until a move changes one (`_row_of`).
+        self.in_front: Sequence[Sequence[Card]] = s.in_front
+        self.peeked: Sequence[Sequence[Coord]] = s.peeked
+        self.inspected: Sequence[Sequence[tuple[int, Role]]] = s.inspected
         self.gold: Sequence[int] = s.gold
         self.gold_deck: Sequence[int] = s.gold_deck
         self.last_seat = s.last_seat
@@ -261,42 +270,49 @@ class _Table:
         self.round_over = False
 
     def freeze(self) -> GameState:
-        # In GameState's field order (checked at import, below the class).
-        return _frozen(
-            (
-                self.edition,
-                self.options,
-                self.players,
-                self.seed,
-                self.rng,
-                self.version,
-                self.round,
-                self.phase,
-                self.turn,
-                tuple(self.roles),
-                tuple(self.spare_roles),
-                # A row still the state's tuple is unchanged (and sorted already).
-                tuple([h if type(h) is tuple else tuple(sorted(h)) for h in self.hands]),
-                tuple(self.deck),
-                self.removed,
-                tuple(self.discards),
-                self.maze,
-                tuple(self.goals),
-                tuple(map(tuple, self.in_front)),
-                tuple(map(tuple, self.peeked)),
-                tuple(map(tuple, self.inspected)),
-                tuple(self.gold),
-                tuple(self.gold_deck),
-                self.last_seat,
-                self.last_at,
-                self.results,
-                tuple(self.thefts),
-                self.last_target,
-                tuple(self.stealing),
-                self.net,
-                {},
-            )
-        )
+        """The state this working copy now describes (its lists made tuples)."""
+        o: Any = _new(_FreshState)
+        o.edition = self.edition
+        o.options = self.options
+        o.players = self.players
+        o.seed = self.seed
+        o.rng = self.rng
+        o.version = self.version
+        o.round = self.round
+        o.phase = self.phase
+        o.turn = self.turn
+        o.roles = tuple(self.roles)  # (a tuple gives itself back: no copy when unchanged)
+        o.spare_roles = tuple(self.spare_roles)
+        # A row still the state's tuple is unchanged (and sorted already).
+        o.hands = tuple([h if type(h) is tuple else tuple(sorted(h)) for h in self.hands])
+        o.deck = self.deck
+        o.removed = self.removed
+        o.discards = self.discards
+        o.maze = self.maze
+        o.goals = tuple(self.goals)
+        o.in_front = _rows(self.in_front)
+        o.peeked = _rows(self.peeked)
+        o.inspected = _rows(self.inspected)
+        o.gold = tuple(self.gold)
+        o.gold_deck = tuple(self.gold_deck)
+        o.last_seat = self.last_seat
+        o.last_at = self.last_at
+        o.results = self.results
+        o.thefts = tuple(self.thefts)
+        o.last_target = self.last_target
+        o.stealing = tuple(self.stealing)
+        o.net = self.net
+        o.cache = {}
+        o.__class__ = GameState
+        return o  # type: ignore[no-any-return]
+
+    def transition(self) -> Transition:
+        """The frozen state and the events of this move."""
+        o: Any = _new(_FreshTransition)
+        o.state = self.freeze()
+        o.events = tuple(self.events)
+        o.__class__ = Transition
+        return o  # type: ignore[no-any-return]
 
     def own_maze(self) -> None:
         """Copy the maze and its network before changing them (the old state keeps its own)."""
@@ -311,11 +327,13 @@ class _Table:
 
     def draw(self, seat: int, count: int) -> None:
         for _ in range(count):
-            if not self.deck:
+            deck = self.deck
+            if not deck:
                 return
-            card = self.deck.pop()
+            card = deck[-1]
+            self.deck = deck[:-1]
             _own(self.hands, seat).append(card)
-            self.events.append(CardDrawn(self.players[seat], card, audience=self.players[seat]))
+            self.events.append(_card_drawn(self.players[seat], card))
 
 
 # ---------------------------------------------------------------- setting up
@@ -395,12 +413,12 @@ def _deal_round(t: _Table, round_no: int, starter: int) -> None:
         seat = (starter + i) % n
         t.hands[seat] = deck[-hand_size:]
         del deck[-hand_size:]
-    t.deck = deck
+    t.deck = tuple(deck)
     t.rng, goal_cards = shuffled(t.rng, GOAL_CARDS)
     t.goals = [Goal(at, card) for at, card in zip(GOAL_SPOTS, goal_cards, strict=True)]
     t.maze = {START_AT: bd.START_CODE}
     t.net = bd.build_net(t.maze, t.hidden_goals())
-    t.discards = []
+    t.discards = ()
     t.in_front = [[] for _ in range(n)]
     t.peeked = [[] for _ in range(n)]
     t.inspected = [[] for _ in range(n)]
@@ -551,9 +569,14 @@ def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> Non
     maze = state.maze
     plain = [c for c in tunnels if not _LADDER[c]]
     if plain:
-        get = _BY_CELL.get
-        for cell in bd.frontier_cells(maze, state.net):
-            by_card = get(cell) or _by_card(cell)
+        net = state.net
+        offers = net.offers
+        if offers is None:
+            get = _BY_CELL.get
+            offers = net.offers = tuple(
+                get(cell) or _by_card(cell) for cell in bd.frontier_cells(maze, net)
+            )
+        for by_card in offers:
             for card in plain:
                 out.extend(by_card[card])
     ladders = [c for c in tunnels if _LADDER[c]]
@@ -570,17 +593,21 @@ _FITTING: dict[tuple[Coord, int, int, Card], tuple[PlaceTunnel, ...]] = {}
 _FITTING_MAX = 200_000
 
 
-# The same by cell and constraints, for every plain tunnel card at once (one look-up a cell).
-_BY_CELL: dict[tuple[Coord, int, int], dict[Card, tuple[PlaceTunnel, ...]]] = {}
-_PLAIN_TUNNELS = tuple(s.card for s in CARDS if s.kind is Kind.TUNNEL and not s.ladder)
+# The same by cell and constraints, for every plain tunnel card at once, indexed by card (one
+# look-up a cell; a frontier's rows are then kept on its network).
+_BY_CELL: dict[tuple[Coord, int, int], tuple[tuple[PlaceTunnel, ...], ...]] = {}
+_PLAIN_TUNNELS = frozenset(s.card for s in CARDS if s.kind is Kind.TUNNEL and not s.ladder)
 
 
-def _by_card(cell: tuple[Coord, int, int]) -> dict[Card, tuple[PlaceTunnel, ...]]:
-    """The placements of each plain tunnel card at a cell with these constraints."""
+def _by_card(cell: tuple[Coord, int, int]) -> tuple[tuple[PlaceTunnel, ...], ...]:
+    """The placements of each plain tunnel card at a cell with these constraints, by card."""
     if len(_BY_CELL) >= _FITTING_MAX // len(_PLAIN_TUNNELS):
         _BY_CELL.clear()
     at, must_open, must_closed = cell
-    made = _BY_CELL[cell] = {c: _fitting(at, must_open, must_closed, c) for c in _PLAIN_TUNNELS}
+    made = _BY_CELL[cell] = tuple(
+        _fitting(at, must_open, must_closed, s.card) if s.card in _PLAIN_TUNNELS else ()
+        for s in CARDS
+    )
     return made
 
 
@@ -845,8 +872,8 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         t.last_target = action.target
     elif isinstance(action, UseMap):
         t.take_from_hand(seat, Card.MAP)
-        t.discards.append(Card.MAP)
-        _own(t.peeked, seat).append(action.at)
+        t.discards += (Card.MAP,)
+        _seat_row(t, "peeked", seat).append(action.at)
         t.last_at = action.at
         t.events.append(MapUsed(pid, action.at))
         card = next(g.card for g in t.goals if g.at == action.at)
@@ -855,7 +882,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         t.take_from_hand(seat, Card.ROCKFALL)
         t.own_maze()
         removed = bd.card_of(t.maze.pop(action.at))
-        t.discards += [Card.ROCKFALL, removed]
+        t.discards += (Card.ROCKFALL, removed)
         t.net = bd.build_net(t.maze, t.hidden_goals())
         t.last_at = action.at
         t.events.append(RockfallPlayed(pid, action.at, removed))
@@ -869,8 +896,8 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         for c in action.discards:
             t.take_from_hand(seat, c)
         t.discards += action.discards
-        _own(t.in_front, seat).remove(action.removes)
-        t.discards.append(action.removes)
+        _seat_row(t, "in_front", seat).remove(action.removes)
+        t.discards += (action.removes,)
         if action.removes is Card.THEFT:
             _listed(t, "thefts").remove(seat)
         t.events.append(CardsDiscarded(pid, 2))
@@ -880,7 +907,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         _advance(t, seat)
     if t.round_over:
         _end_round(t)
-    return Transition(t.freeze(), tuple(t.events))
+    return t.transition()
 
 
 def _checked(state: GameState, seat: int, action: Action) -> Action:
@@ -930,7 +957,7 @@ def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
     at = action.at
     t.maze[at] = bd.code(action.card, action.rotated)
     t.last_at = at
-    t.events.append(TunnelPlaced(pid, action.card, at, action.rotated))
+    t.events.append(_tunnel_placed(pid, action.card, at, action.rotated))
     touched = bd.join(t.maze, t.hidden_goals(), t.net, at)
     while touched:
         revealed: list[Coord] = []
@@ -959,20 +986,20 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
     t.take_from_hand(seat, card)
     t.events.append(ActionPlayed(pid, card, action.target, action.tool))
     if kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT):
-        _own(t.in_front, target).append(card)
+        _seat_row(t, "in_front", target).append(card)
         if kind is Kind.THEFT:
             _listed(t, "thefts").append(target)
         return 1
-    t.discards.append(card)
+    t.discards += (card,)
     if kind is Kind.REPAIR:
         assert action.tool is not None
         broken = BROKEN_CARD[action.tool]
-        _own(t.in_front, target).remove(broken)
-        t.discards.append(broken)
+        _seat_row(t, "in_front", target).remove(broken)
+        t.discards += (broken,)
     elif kind in (Kind.HANDS_OFF, Kind.FREE):
         removed = Card.THEFT if kind is Kind.HANDS_OFF else Card.TRAPPED
-        _own(t.in_front, target).remove(removed)
-        t.discards.append(removed)
+        _seat_row(t, "in_front", target).remove(removed)
+        t.discards += (removed,)
         if removed is Card.THEFT:
             _listed(t, "thefts").remove(target)
     elif kind is Kind.SWAP_HAND:
@@ -983,7 +1010,7 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
             t.events.append(HandDealt(p, tuple(sorted(t.hands[s])), audience=p))
         return 0
     elif kind is Kind.INSPECTION:
-        _own(t.inspected, seat).append((target, t.roles[target]))
+        _seat_row(t, "inspected", seat).append((target, t.roles[target]))
         t.events.append(RoleSeen(pid, action.target, t.roles[target], audience=pid))
     elif kind is Kind.SWAP_HATS:
         t.rng, i = below(t.rng, len(t.spare_roles))
@@ -1058,7 +1085,7 @@ def _steal(state: GameState, seat: int, action: Steal) -> Transition:
     t.events.append(GoldStolen(t.players[seat], action.victim))
     _listed(t, "stealing").pop(0)
     _next_thief(t)
-    return Transition(t.freeze(), tuple(t.events))
+    return t.transition()
 
 
 def _close_round(t: _Table) -> None:
