@@ -167,7 +167,7 @@ def time_placements(state: GameState, repeat: int) -> tuple[float, float, int]:
     placements: checked), and how many there are."""
     cards = sorted({c for c in HAND if not CARDS[c].ladder})
     engine_out: list[object] = []
-    _placements(state, cards, engine_out)  # type: ignore[arg-type]
+    _placements(state, cards, [], engine_out)  # type: ignore[arg-type]
     mine = {(a.card, _bit(a.at), a.rotated) for a in engine_out if isinstance(a, PlaceTunnel)}
     boards = Bitboards.of(state)
     assert mine == set(bitmask_placements(boards, cards)), "the reference disagrees"
@@ -177,7 +177,7 @@ def time_placements(state: GameState, repeat: int) -> tuple[float, float, int]:
         fresh.net.cells = fresh.net.offers = None
         out: list[object] = []
         t0 = time.perf_counter()
-        _placements(fresh, cards, out)  # type: ignore[arg-type]
+        _placements(fresh, cards, [], out)  # type: ignore[arg-type]
         t1 = time.perf_counter()
         bitmask_placements(boards, cards)
         t2 = time.perf_counter()

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, repeat
 from operator import is_
@@ -113,9 +114,19 @@ _PLAYER_CARD_KINDS = frozenset(
 )
 _AT_OTHERS = frozenset({Kind.SWAP_HAND, Kind.INSPECTION, Kind.TRAPPED})
 _KIND = tuple(s.kind for s in CARDS)  # by card: read in every listing of the legal actions
-_LADDER = tuple(s.ladder for s in CARDS)
 _DISCARD_ONE = tuple(Discard((s.card,)) for s in CARDS)  # the base game's discards, made once
 _TOOL_CARDS = frozenset(BROKEN_CARD.values())
+# A repair card's tools, each with the broken-tool card it removes.
+_REPAIRS = {
+    s.card: tuple((t, BROKEN_CARD[t]) for t in s.tools) for s in CARDS if s.kind is Kind.REPAIR
+}
+# Enum members read on every turn, as module globals (an enum's attribute costs ~90 ns in 3.11).
+_OVER, _THEFT_PHASE, _DELUXE = Phase.OVER, Phase.THEFT, Edition.DELUXE
+_C_THEFT, _C_TRAPPED = Card.THEFT, Card.TRAPPED
+_K_TUNNEL, _K_BREAK, _K_REPAIR, _K_MAP = Kind.TUNNEL, Kind.BREAK, Kind.REPAIR, Kind.MAP
+_K_ROCKFALL, _K_THEFT, _K_HANDS_OFF, _K_FREE = Kind.ROCKFALL, Kind.THEFT, Kind.HANDS_OFF, Kind.FREE
+_K_TRAPPED, _K_SWAP_HAND, _K_INSPECTION = Kind.TRAPPED, Kind.SWAP_HAND, Kind.INSPECTION
+_K_SWAP_HATS = Kind.SWAP_HATS
 
 
 # ---------------------------------------------------------------- the mutable working copy
@@ -138,30 +149,25 @@ _FreshTransition = _twin(Transition)
 _new = object.__new__
 
 
-# The events of nearly every turn, made the same way (the same values as their constructors').
-_FreshCardDrawn = _twin(CardDrawn)
-_FreshTunnelPlaced = _twin(TunnelPlaced)
+def _maker(cls: type[T]) -> Callable[..., T]:
+    """A function of all of a frozen dataclass's fields, in order, that makes the same value as
+    its constructor: a twin filled by plain stores (generated, as dataclasses make __init__)."""
+    names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+    stores = "".join(f"    o.{n} = {n}\n" for n in names)
+    head = f"def make({', '.join(names)}):\n    o = new(twin)\n"
+    source = f"{head}{stores}    o.__class__ = cls\n    return o\n"
+    space: dict[str, Any] = {"new": object.__new__, "twin": _twin(cls), "cls": cls}
+    exec(source, space)
+    return space["make"]  # type: ignore[no-any-return]
 
 
-def _card_drawn(player: PlayerId, card: Card) -> CardDrawn:
-    """CardDrawn(player, card, audience=player)."""
-    e: Any = _new(_FreshCardDrawn)
-    e.player = e.audience = player
-    e.card = card
-    e.__class__ = CardDrawn
-    return e  # type: ignore[no-any-return]
-
-
-def _tunnel_placed(player: PlayerId, card: Card, at: Coord, rotated: bool) -> TunnelPlaced:
-    """TunnelPlaced(player, card, at, rotated) (public)."""
-    e: Any = _new(_FreshTunnelPlaced)
-    e.player = player
-    e.card = card
-    e.at = at
-    e.rotated = rotated
-    e.audience = None
-    e.__class__ = TunnelPlaced
-    return e  # type: ignore[no-any-return]
+# The events of nearly every turn, made that way: (player, card, audience), and so on.
+_card_drawn: Callable[[PlayerId, Card, PlayerId | None], CardDrawn] = _maker(CardDrawn)
+_tunnel_placed: Callable[[PlayerId, Card, Coord, bool, None], TunnelPlaced] = _maker(TunnelPlaced)
+_cards_discarded: Callable[[PlayerId, int, None], CardsDiscarded] = _maker(CardsDiscarded)
+_action_played: Callable[[PlayerId, Card, PlayerId, Tool | None, None], ActionPlayed] = _maker(
+    ActionPlayed
+)
 
 
 def _listed(t: _Table, name: str) -> list[Any]:
@@ -333,7 +339,7 @@ class _Table:
             card = deck[-1]
             self.deck = deck[:-1]
             _own(self.hands, seat).append(card)
-            self.events.append(_card_drawn(self.players[seat], card))
+            self.events.append(_card_drawn(self.players[seat], card, self.players[seat]))
 
 
 # ---------------------------------------------------------------- setting up
@@ -438,7 +444,7 @@ def _deal_round(t: _Table, round_no: int, starter: int) -> None:
 
 def current_player(state: GameState) -> PlayerId | None:
     """Whose turn it is; None once the game is over."""
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return None
     return state.players[state.turn]
 
@@ -446,22 +452,22 @@ def current_player(state: GameState) -> PlayerId | None:
 def can_dig(state: GameState, seat: int) -> bool:
     """Whether a seat may place tunnel cards (no broken tool, not trapped)."""
     front = state.in_front[seat]
-    return not front or not any(c in _TOOL_CARDS or c is Card.TRAPPED for c in front)
+    return not front or not any(c in _TOOL_CARDS or c is _C_TRAPPED for c in front)
 
 
 def legal_actions(state: GameState, player: PlayerId) -> tuple[Action, ...]:
     """Every legal action of a player in a fixed order; empty when they may not act."""
     seat = state.seat_of(player)
-    if seat < 0 or state.phase is Phase.OVER or seat != state.turn:
+    if seat < 0 or state.phase is _OVER or seat != state.turn:
         return ()
     return _legal(state, seat)
 
 
 def _legal(state: GameState, seat: int) -> tuple[Action, ...]:
-    key = ("legal", seat, state.version)
-    hit = state.cache.get(key)
+    # The state's cache holds its legal actions under the seat's number (a state never changes).
+    hit = state.cache.get(seat)
     if hit is None:
-        hit = state.cache[key] = tuple(_enumerate(state, seat))
+        hit = state.cache[seat] = tuple(_enumerate(state, seat))
     return hit  # type: ignore[return-value]
 
 
@@ -473,7 +479,7 @@ def _is_offered(state: GameState, seat: int, action: Action) -> bool:
 def _is_legal(state: GameState, seat: int, action: Action) -> bool:
     """Whether an action equals one of the legal ones (a set built only when needed)."""
     actions = _legal(state, seat)
-    key = ("legal set", seat, state.version)
+    key = ("legal set", seat)
     found = state.cache.get(key)
     if found is None:
         found = state.cache[key] = frozenset(actions)
@@ -483,7 +489,7 @@ def _is_legal(state: GameState, seat: int, action: Action) -> bool:
 def _enumerate(state: GameState, seat: int) -> list[Action]:
     out: list[Action] = []
     add = out.append
-    if state.phase is Phase.THEFT:
+    if state.phase is _THEFT_PHASE:
         # rule deluxe.payout.theft: any other player who has gold, in seat order.
         for i, pid in enumerate(state.players):
             if i != seat and state.gold[i] > 0:
@@ -493,63 +499,63 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
     kinds = sorted(set(hand))
     players = state.players
     n = len(players)
-    deluxe = state.edition is Edition.DELUXE
-    tunnels = [c for c in kinds if _KIND[c] is Kind.TUNNEL]
-    if tunnels and can_dig(state, seat):
-        _placements(state, tunnels, out)
+    deluxe = state.edition is _DELUXE
+    plain = [c for c in kinds if c in _PLAIN_TUNNELS]
+    ladders = [c for c in kinds if c in _LADDERS]
+    if (plain or ladders) and can_dig(state, seat):
+        _placements(state, plain, ladders, out)
     in_front = state.in_front
     for card in kinds:
         k = _KIND[card]
-        if k is Kind.TUNNEL:
+        if k is _K_TUNNEL:
             continue
-        if k is Kind.BREAK:
+        if k is _K_BREAK:
             row = _row(card, players)
             for i in range(n):
                 if card not in in_front[i]:
                     add(row[i])
-        elif k is Kind.REPAIR:
-            for tool in CARDS[card].tools:
-                broken = BROKEN_CARD[tool]
-                row = _row(card, players, tool)
+        elif k is _K_REPAIR:
+            for tool, broken in _REPAIRS[card]:
+                row = _row(card, players, tool, broken)
                 for i in range(n):
                     if broken in in_front[i]:
                         add(row[i])
-        elif k is Kind.MAP:
+        elif k is _K_MAP:
             for g in state.goals:
                 if not g.revealed:
                     add(_made(UseMap, g.at))
-        elif k is Kind.ROCKFALL:
+        elif k is _K_ROCKFALL:
             out += [_made(Rockfall, at) for at in _tunnel_cells(state)]
-        elif k is Kind.THEFT:
-            if Card.THEFT not in in_front[seat]:
+        elif k is _K_THEFT:
+            if _C_THEFT not in in_front[seat]:
                 add(_on(card, players[seat]))
-        elif k is Kind.HANDS_OFF:
+        elif k is _K_HANDS_OFF:
             row = _row(card, players)
             for i in range(n):
-                if Card.THEFT in in_front[i]:
+                if _C_THEFT in in_front[i]:
                     add(row[i])
-        elif k is Kind.FREE:
+        elif k is _K_FREE:
             row = _row(card, players)
             for i in range(n):
-                if Card.TRAPPED in in_front[i]:
+                if _C_TRAPPED in in_front[i]:
                     add(row[i])
-        elif k is Kind.TRAPPED:
+        elif k is _K_TRAPPED:
             row = _row(card, players)
             for i in range(n):
-                if i != seat and Card.TRAPPED not in in_front[i]:
+                if i != seat and _C_TRAPPED not in in_front[i]:
                     add(row[i])
-        elif k is Kind.SWAP_HAND:
+        elif k is _K_SWAP_HAND:
             # An empty hand is out of the round (rule deluxe.turn.empty_hand): not a partner.
             row = _row(card, players)
             for i in range(n):
                 if i != seat and state.hands[i]:
                     add(row[i])
-        elif k is Kind.INSPECTION:
+        elif k is _K_INSPECTION:
             row = _row(card, players)
             for i in range(n):
                 if i != seat:
                     add(row[i])
-        elif k is Kind.SWAP_HATS and state.spare_roles:
+        elif k is _K_SWAP_HATS and state.spare_roles:
             out += _row(card, players)
     if deluxe:
         front = sorted(set(in_front[seat]))
@@ -565,9 +571,10 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
     return out
 
 
-def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> None:
+def _placements(
+    state: GameState, plain: list[Card], ladders: list[Card], out: list[Action]
+) -> None:
     maze = state.maze
-    plain = [c for c in tunnels if not _LADDER[c]]
     if plain:
         net = state.net
         offers = net.offers
@@ -579,7 +586,6 @@ def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> Non
         for by_card in offers:
             for card in plain:
                 out.extend(by_card[card])
-    ladders = [c for c in tunnels if _LADDER[c]]
     if ladders:
         for at in _ladder_cells(state):
             must_open, must_closed = bd.constraints(maze, at)
@@ -597,6 +603,7 @@ _FITTING_MAX = 200_000
 # look-up a cell; a frontier's rows are then kept on its network).
 _BY_CELL: dict[tuple[Coord, int, int], tuple[tuple[PlaceTunnel, ...], ...]] = {}
 _PLAIN_TUNNELS = frozenset(s.card for s in CARDS if s.kind is Kind.TUNNEL and not s.ladder)
+_LADDERS = frozenset(s.card for s in CARDS if s.ladder)
 
 
 def _by_card(cell: tuple[Coord, int, int]) -> tuple[tuple[PlaceTunnel, ...], ...]:
@@ -669,10 +676,14 @@ def _tunnel_cells(state: GameState) -> tuple[Coord, ...]:
 
 
 def _row(
-    card: Card, players: tuple[PlayerId, ...], tool: Tool | None = None
+    card: Card,
+    players: tuple[PlayerId, ...],
+    tool: Tool | None = None,
+    broken: Card | None = None,
 ) -> tuple[PlayOnPlayer, ...]:
-    """This card played at each player, in seat order (made once per game's seats)."""
-    key = (card, players, tool)
+    """This card played at each player, in seat order (made once per game's seats); a repair
+    names its tool and that tool's broken card (the key: an enum's hash is slow, a card's not)."""
+    key = (card, players, broken)
     hit = _MADE.get(key)
     if hit is None:
         if len(_MADE) >= _MADE_MAX:
@@ -696,7 +707,7 @@ def _on(card: Card, target: PlayerId, tool: Tool | None = None) -> PlayOnPlayer:
 
 def _acting_seat(state: GameState, player: PlayerId) -> int:
     seat = state.seat_of(player)
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         raise IllegalAction(Reason.GAME_OVER, f"the game is over; {player} cannot act")
     if seat < 0:
         raise IllegalAction(Reason.NOT_A_PLAYER, f"{player!r} does not play in this game")
@@ -890,7 +901,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         for c in action.cards:
             t.take_from_hand(seat, c)
         t.discards += action.cards
-        t.events.append(CardsDiscarded(pid, len(action.cards)))
+        t.events.append(_cards_discarded(pid, len(action.cards), None))
         draws = len(action.cards)
     else:
         for c in action.discards:
@@ -900,7 +911,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         t.discards += (action.removes,)
         if action.removes is Card.THEFT:
             _listed(t, "thefts").remove(seat)
-        t.events.append(CardsDiscarded(pid, 2))
+        t.events.append(_cards_discarded(pid, 2, None))
         t.events.append(InFrontCleared(pid, action.removes))
     if not t.round_over:
         t.draw(seat, draws)
@@ -957,7 +968,7 @@ def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
     at = action.at
     t.maze[at] = bd.code(action.card, action.rotated)
     t.last_at = at
-    t.events.append(_tunnel_placed(pid, action.card, at, action.rotated))
+    t.events.append(_tunnel_placed(pid, action.card, at, action.rotated, None))
     touched = bd.join(t.maze, t.hidden_goals(), t.net, at)
     while touched:
         revealed: list[Coord] = []
@@ -982,37 +993,37 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
     pid = t.players[seat]
     card = action.card
     target = t.players.index(action.target)
-    kind = CARDS[card].kind
+    kind = _KIND[card]
     t.take_from_hand(seat, card)
-    t.events.append(ActionPlayed(pid, card, action.target, action.tool))
-    if kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT):
+    t.events.append(_action_played(pid, card, action.target, action.tool, None))
+    if kind is _K_BREAK or kind is _K_TRAPPED or kind is _K_THEFT:
         _seat_row(t, "in_front", target).append(card)
-        if kind is Kind.THEFT:
+        if kind is _K_THEFT:
             _listed(t, "thefts").append(target)
         return 1
     t.discards += (card,)
-    if kind is Kind.REPAIR:
+    if kind is _K_REPAIR:
         assert action.tool is not None
         broken = BROKEN_CARD[action.tool]
         _seat_row(t, "in_front", target).remove(broken)
         t.discards += (broken,)
-    elif kind in (Kind.HANDS_OFF, Kind.FREE):
-        removed = Card.THEFT if kind is Kind.HANDS_OFF else Card.TRAPPED
+    elif kind is _K_HANDS_OFF or kind is _K_FREE:
+        removed = _C_THEFT if kind is _K_HANDS_OFF else _C_TRAPPED
         _seat_row(t, "in_front", target).remove(removed)
         t.discards += (removed,)
-        if removed is Card.THEFT:
+        if removed is _C_THEFT:
             _listed(t, "thefts").remove(target)
-    elif kind is Kind.SWAP_HAND:
+    elif kind is _K_SWAP_HAND:
         t.hands[seat], t.hands[target] = t.hands[target], t.hands[seat]
         t.draw(target, 1)
         for s in (seat, target):
             p = t.players[s]
             t.events.append(HandDealt(p, tuple(sorted(t.hands[s])), audience=p))
         return 0
-    elif kind is Kind.INSPECTION:
+    elif kind is _K_INSPECTION:
         _seat_row(t, "inspected", seat).append((target, t.roles[target]))
         t.events.append(RoleSeen(pid, action.target, t.roles[target], audience=pid))
-    elif kind is Kind.SWAP_HATS:
+    elif kind is _K_SWAP_HATS:
         t.rng, i = below(t.rng, len(t.spare_roles))
         _listed(t, "roles")[target] = _listed(t, "spare_roles").pop(i)
         t.events.append(RoleDealt(action.target, t.roles[target], audience=action.target))
