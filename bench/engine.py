@@ -28,7 +28,7 @@ from engine import (
 )
 from engine import board as bd
 from engine.cards import CARDS, EDGES, OPPOSITE, STEP
-from engine.rules import _placements
+from engine.legal import _placements
 
 TARGET_BASE_5P = 250.0  # whole random 5-player base games a second on one core (issue 13)
 
