@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations, repeat
 from operator import is_
 from typing import TypeVar
@@ -32,6 +33,7 @@ from .model import (
     Phase,
     PlayerId,
 )
+from .table import _maker
 
 _KIND = tuple(s.kind for s in CARDS)  # by card: read in every listing of the legal actions
 _DISCARD_ONE = tuple(Discard((s.card,)) for s in CARDS)  # the base game's discards, made once
@@ -219,10 +221,31 @@ def _by_card(cell: tuple[Coord, int, int]) -> tuple[tuple[PlaceTunnel, ...], ...
         _BY_CELL.clear()
     at, must_open, must_closed = cell
     made = _BY_CELL[cell] = tuple(
-        _fitting(at, must_open, must_closed, s.card) if s.card in _PLAIN_TUNNELS else ()
-        for s in CARDS
+        tuple([_place_tunnel(card, at, rotated) for rotated in fitting])
+        for card, fitting in zip(_ALL_CARDS, _rotations(must_open, must_closed), strict=True)
     )
     return made
+
+
+# By constraints, then by card: the offered rotations of each plain tunnel card that fit (a
+# small table: 81 pairs of constraints at most). A placement is then made as a slot twin.
+_ROTATIONS: dict[tuple[int, int], tuple[tuple[bool, ...], ...]] = {}
+_ALL_CARDS = tuple(Card)
+_place_tunnel: Callable[[Card, Coord, bool], PlaceTunnel] = _maker(PlaceTunnel)
+
+
+def _rotations(must_open: int, must_closed: int) -> tuple[tuple[bool, ...], ...]:
+    """Each card's offered rotations that match these constraints (none for other cards)."""
+    key = (must_open, must_closed)
+    hit = _ROTATIONS.get(key)
+    if hit is None:
+        hit = _ROTATIONS[key] = tuple(
+            tuple(bd.is_rotated(c) for c in bd.OFFERED[card] if bd.fits(c, must_open, must_closed))
+            if card in _PLAIN_TUNNELS
+            else ()
+            for card in _ALL_CARDS
+        )
+    return hit
 
 
 def _fitting(at: Coord, must_open: int, must_closed: int, card: Card) -> tuple[PlaceTunnel, ...]:
