@@ -28,7 +28,7 @@ from engine import (
 )
 from engine import board as bd
 from engine.cards import CARDS, EDGES, OPPOSITE, STEP
-from engine.rules import _placements
+from engine.legal import _placements
 
 TARGET_BASE_5P = 250.0  # whole random 5-player base games a second on one core (issue 13)
 
@@ -167,17 +167,17 @@ def time_placements(state: GameState, repeat: int) -> tuple[float, float, int]:
     placements: checked), and how many there are."""
     cards = sorted({c for c in HAND if not CARDS[c].ladder})
     engine_out: list[object] = []
-    _placements(state, cards, engine_out)  # type: ignore[arg-type]
+    _placements(state, cards, [], engine_out)  # type: ignore[arg-type]
     mine = {(a.card, _bit(a.at), a.rotated) for a in engine_out if isinstance(a, PlaceTunnel)}
     boards = Bitboards.of(state)
     assert mine == set(bitmask_placements(boards, cards)), "the reference disagrees"
     engine_times, ref_times = [], []
     for _ in range(repeat):
         fresh = dataclasses.replace(state, cache={})  # a new state: its network's cells unknown
-        fresh.net.cells = None
+        fresh.net.cells = fresh.net.offers = None
         out: list[object] = []
         t0 = time.perf_counter()
-        _placements(fresh, cards, out)  # type: ignore[arg-type]
+        _placements(fresh, cards, [], out)  # type: ignore[arg-type]
         t1 = time.perf_counter()
         bitmask_placements(boards, cards)
         t2 = time.perf_counter()

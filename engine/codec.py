@@ -15,9 +15,20 @@ from .model import GameState, Goal, GoldRule, Options, Phase, Role, RoundResult,
 
 SCHEMA = 1
 
+# Names and values read from tables: an enum's `name` and `value`, `Card[name]` and `Role(value)`
+# each run Python code in the enum module, and a state holds a hundred cards.
+_NAME: tuple[str, ...] = tuple(c.name for c in Card)  # by card number
+_CARD: dict[str, Card] = {c.name: c for c in Card}
+_ROLE: dict[str, Role] = {r.value: r for r in Role}
+# An orientation code's card name and rotation (written), and a card name's two codes (read).
+_CELL: tuple[tuple[str, int], ...] = tuple(
+    (bd.card_of(c).name, int(bd.is_rotated(c))) for c in range(2 * len(Card))
+)
+_CODES: dict[str, tuple[int, int]] = {c.name: (bd.code(c, False), bd.code(c, True)) for c in Card}
+
 
 def _cards(cards: tuple[Card, ...]) -> list[str]:
-    return [c.name for c in cards]
+    return [_NAME[c] for c in cards]
 
 
 def to_json(state: GameState) -> str:
@@ -33,22 +44,19 @@ def to_json(state: GameState) -> str:
         "round": state.round,
         "phase": state.phase.value,
         "turn": state.turn,
-        "roles": [r.value for r in state.roles],
-        "spare_roles": [r.value for r in state.spare_roles],
+        "roles": [r._value_ for r in state.roles],
+        "spare_roles": [r._value_ for r in state.spare_roles],
         "hands": [_cards(h) for h in state.hands],
         "deck": _cards(state.deck),
         "removed": _cards(state.removed),
         "discards": _cards(state.discards),
-        "maze": [
-            [x, y, bd.card_of(c).name, int(bd.is_rotated(c))]
-            for (x, y), c in sorted(state.maze.items())
-        ],
+        "maze": [[x, y, *_CELL[c]] for (x, y), c in sorted(state.maze.items())],
         "goals": [
-            [g.at[0], g.at[1], g.card.name, int(g.revealed), int(g.rotated)] for g in state.goals
+            [g.at[0], g.at[1], _NAME[g.card], int(g.revealed), int(g.rotated)] for g in state.goals
         ],
         "in_front": [_cards(f) for f in state.in_front],
         "peeked": [[list(at) for at in p] for p in state.peeked],
-        "inspected": [[[s, r.value] for s, r in i] for i in state.inspected],
+        "inspected": [[[s, r._value_] for s, r in i] for i in state.inspected],
         "gold": list(state.gold),
         "gold_deck": list(state.gold_deck),
         "last_seat": state.last_seat,
@@ -61,7 +69,7 @@ def to_json(state: GameState) -> str:
                 "round": r.round,
                 "winners": [w.value for w in r.winners],
                 "finder": r.finder,
-                "roles": [[p, role.value] for p, role in r.roles],
+                "roles": [[p, role._value_] for p, role in r.roles],
                 "paid": list(r.paid),
             }
             for r in state.results
@@ -82,12 +90,15 @@ def from_json(text: str) -> GameState:
 
 
 def _read(doc: dict[str, Any]) -> GameState:
-    def cards(names: list[str]) -> tuple[Card, ...]:
-        return tuple(Card[n] for n in names)
+    card = _CARD.__getitem__  # KeyError for a name that is no card, as Card[name]
+    role = _ROLE.__getitem__
 
-    maze = {(int(x), int(y)): bd.code(Card[name], bool(rot)) for x, y, name, rot in doc["maze"]}
+    def cards(names: list[str]) -> tuple[Card, ...]:
+        return tuple(map(card, names))
+
+    maze = {(int(x), int(y)): _CODES[name][bool(rot)] for x, y, name, rot in doc["maze"]}
     goals = tuple(
-        Goal((int(x), int(y)), Card[name], bool(rev), bool(rot))
+        Goal((int(x), int(y)), card(name), bool(rev), bool(rot))
         for x, y, name, rev, rot in doc["goals"]
     )
     hidden = [g.at for g in goals if not g.revealed]
@@ -104,8 +115,8 @@ def _read(doc: dict[str, Any]) -> GameState:
         round=int(doc["round"]),
         phase=Phase(doc["phase"]),
         turn=int(doc["turn"]),
-        roles=tuple(Role(r) for r in doc["roles"]),
-        spare_roles=tuple(Role(r) for r in doc["spare_roles"]),
+        roles=tuple(map(role, doc["roles"])),
+        spare_roles=tuple(map(role, doc["spare_roles"])),
         hands=tuple(cards(h) for h in doc["hands"]),
         deck=cards(doc["deck"]),
         removed=cards(doc["removed"]),
@@ -114,7 +125,7 @@ def _read(doc: dict[str, Any]) -> GameState:
         goals=goals,
         in_front=tuple(cards(f) for f in doc["in_front"]),
         peeked=tuple(tuple((int(a[0]), int(a[1])) for a in p) for p in doc["peeked"]),
-        inspected=tuple(tuple((int(s), Role(r)) for s, r in i) for i in doc["inspected"]),
+        inspected=tuple(tuple((int(s), role(r)) for s, r in i) for i in doc["inspected"]),
         gold=tuple(int(g) for g in doc["gold"]),
         gold_deck=tuple(int(g) for g in doc["gold_deck"]),
         last_seat=int(doc["last_seat"]),
@@ -126,7 +137,7 @@ def _read(doc: dict[str, Any]) -> GameState:
                 round=int(r["round"]),
                 winners=tuple(Side(w) for w in r["winners"]),
                 finder=None if r["finder"] is None else int(r["finder"]),
-                roles=tuple((int(p), Role(role)) for p, role in r["roles"]),
+                roles=tuple((int(p), role(name)) for p, name in r["roles"]),
                 paid=tuple(int(p) for p in r["paid"]),
             )
             for r in doc["results"]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card, Edition
+
+if TYPE_CHECKING:
+    from .actions import PlaceTunnel
 
 PlayerId = int
 Coord = tuple[int, int]
@@ -143,6 +146,9 @@ class Net:
     cells: tuple[tuple[Coord, int, int], ...] | None = None
     # The maze's tunnel cards a rockfall may remove, in order (computed once, like `cells`).
     tunnels: tuple[Coord, ...] | None = None
+    # For each of `cells`, the placements of each plain tunnel card there, indexed by card
+    # (computed once, like `cells`).
+    offers: tuple[tuple[tuple[PlaceTunnel, ...], ...], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

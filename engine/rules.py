@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import combinations, repeat
-from operator import is_
-from typing import Any, TypeVar
 
 from . import board as bd
 from .actions import (
     Action,
-    ClearInFront,
     Discard,
     PlaceTunnel,
     PlayOnPlayer,
@@ -23,28 +16,16 @@ from .actions import (
 )
 from .cards import (
     BROKEN_CARD,
-    CARDS,
-    EDGES,
     GOAL_CARDS,
     GOAL_SPOTS,
     GOLD_CARDS,
-    OPPOSITE,
     ROUNDS,
     START_AT,
     Card,
-    Door,
     Edition,
-    Kind,
-    Tool,
     deck_cards,
-    spec,
 )
-from .errors import IllegalAction, Reason
 from .events import (
-    ActionPlayed,
-    CardDrawn,
-    CardsDiscarded,
-    Event,
     GameEnded,
     GoalPeeked,
     GoalRevealed,
@@ -59,263 +40,66 @@ from .events import (
     RoleSeen,
     RoundEnded,
     RoundStarted,
-    TunnelPlaced,
+)
+from .legal import (
+    _C_THEFT,
+    _C_TRAPPED,
+    _K_BREAK,
+    _K_FREE,
+    _K_HANDS_OFF,
+    _K_INSPECTION,
+    _K_REPAIR,
+    _K_SWAP_HAND,
+    _K_SWAP_HATS,
+    _K_THEFT,
+    _K_TRAPPED,
+    _KIND,
+    _is_offered,
+    can_dig,
+    current_player,
+    legal_actions,
 )
 from .model import (
     BASE_COUNTS,
     DELUXE_HAND_SIZE,
-    DELUXE_PAY,
-    DELUXE_PAY_LESS,
-    DELUXE_PAY_MANY,
     DELUXE_REMOVED,
     DELUXE_ROLES,
-    MAX_MINER_GOLD_CARDS,
-    SABOTEUR_SHARE,
     Coord,
     GameState,
     Goal,
-    GoldRule,
-    Net,
     Options,
     Phase,
     PlayerId,
     Role,
     RoundResult,
-    Side,
     player_range,
 )
+from .payout import _pay_base, _pay_deluxe, deluxe_winners, doors_allow, take_exact
+from .refusals import _acting_seat, _checked
 from .rng import below, seed_state, shuffled
+from .table import (
+    Transition,
+    _action_played,
+    _cards_discarded,
+    _listed,
+    _seat_row,
+    _Table,
+    _tunnel_placed,
+)
 from .views import board_view
 
-
-@dataclass(frozen=True, slots=True)
-class Transition:
-    """The result of an action: the new state and what happened."""
-
-    state: GameState
-    events: tuple[Event, ...]
-
-
-T = TypeVar("T")
-
-# The kinds of card that are played at a player.
-_PLAYER_CARD_KINDS = frozenset(
-    {
-        Kind.BREAK,
-        Kind.REPAIR,
-        Kind.THEFT,
-        Kind.HANDS_OFF,
-        Kind.SWAP_HAND,
-        Kind.INSPECTION,
-        Kind.SWAP_HATS,
-        Kind.TRAPPED,
-        Kind.FREE,
-    }
-)
-_AT_OTHERS = frozenset({Kind.SWAP_HAND, Kind.INSPECTION, Kind.TRAPPED})
-_KIND = tuple(s.kind for s in CARDS)  # by card: read in every listing of the legal actions
-_LADDER = tuple(s.ladder for s in CARDS)
-_DISCARD_ONE = tuple(Discard((s.card,)) for s in CARDS)  # the base game's discards, made once
-_TOOL_CARDS = frozenset(BROKEN_CARD.values())
-
-
-# ---------------------------------------------------------------- the mutable working copy
-
-
-# A state is made every turn: its slots are set directly, as the generated __init__ does but
-# without its per-field overhead. The order is GameState's fields (a changed class fails here).
-_FIELD_ORDER = [
-    "edition",
-    "options",
-    "players",
-    "seed",
-    "rng",
-    "version",
-    "round",
-    "phase",
-    "turn",
-    "roles",
-    "spare_roles",
-    "hands",
-    "deck",
-    "removed",
-    "discards",
-    "maze",
-    "goals",
-    "in_front",
-    "peeked",
-    "inspected",
-    "gold",
-    "gold_deck",
-    "last_seat",
-    "last_at",
-    "results",
-    "thefts",
-    "last_target",
-    "stealing",
-    "net",
-    "cache",
+# The public names of the rules, some defined in the modules this one is built from.
+__all__ = [
+    "Transition",
+    "apply",
+    "can_dig",
+    "current_player",
+    "deluxe_winners",
+    "doors_allow",
+    "legal_actions",
+    "new_game",
+    "take_exact",
 ]
-if tuple(f.name for f in dataclasses.fields(GameState)) != tuple(_FIELD_ORDER):
-    raise AssertionError("engine.rules._Table.freeze: GameState's fields changed")
-_SLOT_SETTERS = tuple(getattr(GameState, name).__set__ for name in _FIELD_ORDER)
-
-
-def _frozen(values: tuple[object, ...]) -> GameState:
-    """A GameState of these field values, in field order (`cache` last, a fresh dict)."""
-    state = object.__new__(GameState)
-    for put, value in zip(_SLOT_SETTERS, values, strict=True):
-        put(state, value)
-    return state
-
-
-def _listed(t: _Table, name: str) -> list[Any]:
-    """A field of the working copy as a list of its own (copied from the state's tuple once)."""
-    value = getattr(t, name)
-    if type(value) is not list:
-        value = list(value)
-        setattr(t, name, value)
-    return value
-
-
-def _own(rows: list[Sequence[T]], i: int) -> list[T]:
-    """Row `i` of a per-seat field as a list of its own, copied from the state's tuple once."""
-    row = rows[i]
-    if type(row) is not list:
-        row = rows[i] = list(row)
-    return row
-
-
-class _Table:
-    """A mutable copy of a state used inside one `apply` or `new_game`, frozen at the end."""
-
-    __slots__ = (
-        "deck",
-        "discards",
-        "edition",
-        "events",
-        "finder",
-        "goals",
-        "gold",
-        "gold_deck",
-        "hands",
-        "in_front",
-        "inspected",
-        "last_at",
-        "last_seat",
-        "last_target",
-        "maze",
-        "net",
-        "options",
-        "peeked",
-        "phase",
-        "players",
-        "removed",
-        "results",
-        "rng",
-        "roles",
-        "round",
-        "round_over",
-        "seed",
-        "spare_roles",
-        "stealing",
-        "thefts",
-        "turn",
-        "version",
-    )
-
-    def __init__(self, s: GameState) -> None:
-        self.edition = s.edition
-        self.options = s.options
-        self.players = s.players
-        self.seed = s.seed
-        self.rng = s.rng
-        self.version = s.version
-        self.round = s.round
-        self.phase = s.phase
-        self.turn = s.turn
-        # Fields a turn seldom changes stay the state's tuples: a change makes a list first.
-        self.roles: Sequence[Role] = s.roles
-        self.spare_roles: Sequence[Role] = s.spare_roles
-        # Per-seat rows stay the state's tuples until `_own` copies the one that changes.
-        self.hands: list[Sequence[Card]] = list(s.hands)
-        self.deck = list(s.deck)
-        self.removed = s.removed
-        self.discards = list(s.discards)
-        self.maze = s.maze
-        self.goals: Sequence[Goal] = s.goals
-        self.in_front: list[Sequence[Card]] = list(s.in_front)
-        self.peeked: list[Sequence[Coord]] = list(s.peeked)
-        self.inspected: list[Sequence[tuple[int, Role]]] = list(s.inspected)
-        self.gold: Sequence[int] = s.gold
-        self.gold_deck: Sequence[int] = s.gold_deck
-        self.last_seat = s.last_seat
-        self.last_at = s.last_at
-        self.last_target = s.last_target
-        self.results = s.results
-        self.thefts: Sequence[int] = s.thefts
-        self.stealing: Sequence[int] = s.stealing
-        self.net = s.net
-        self.events: list[Event] = []
-        self.finder: int | None = None
-        self.round_over = False
-
-    def freeze(self) -> GameState:
-        # In GameState's field order (checked at import, below the class).
-        return _frozen(
-            (
-                self.edition,
-                self.options,
-                self.players,
-                self.seed,
-                self.rng,
-                self.version,
-                self.round,
-                self.phase,
-                self.turn,
-                tuple(self.roles),
-                tuple(self.spare_roles),
-                # A row still the state's tuple is unchanged (and sorted already).
-                tuple([h if type(h) is tuple else tuple(sorted(h)) for h in self.hands]),
-                tuple(self.deck),
-                self.removed,
-                tuple(self.discards),
-                self.maze,
-                tuple(self.goals),
-                tuple(map(tuple, self.in_front)),
-                tuple(map(tuple, self.peeked)),
-                tuple(map(tuple, self.inspected)),
-                tuple(self.gold),
-                tuple(self.gold_deck),
-                self.last_seat,
-                self.last_at,
-                self.results,
-                tuple(self.thefts),
-                self.last_target,
-                tuple(self.stealing),
-                self.net,
-                {},
-            )
-        )
-
-    def own_maze(self) -> None:
-        """Copy the maze and its network before changing them (the old state keeps its own)."""
-        self.maze = dict(self.maze)
-        self.net = Net(dict(self.net.reached), dict(self.net.frontier))
-
-    def hidden_goals(self) -> list[Coord]:
-        return [g.at for g in self.goals if not g.revealed]
-
-    def take_from_hand(self, seat: int, card: Card) -> None:
-        _own(self.hands, seat).remove(card)
-
-    def draw(self, seat: int, count: int) -> None:
-        for _ in range(count):
-            if not self.deck:
-                return
-            card = self.deck.pop()
-            _own(self.hands, seat).append(card)
-            self.events.append(CardDrawn(self.players[seat], card, audience=self.players[seat]))
 
 
 # ---------------------------------------------------------------- setting up
@@ -395,12 +179,12 @@ def _deal_round(t: _Table, round_no: int, starter: int) -> None:
         seat = (starter + i) % n
         t.hands[seat] = deck[-hand_size:]
         del deck[-hand_size:]
-    t.deck = deck
+    t.deck = tuple(deck)
     t.rng, goal_cards = shuffled(t.rng, GOAL_CARDS)
     t.goals = [Goal(at, card) for at, card in zip(GOAL_SPOTS, goal_cards, strict=True)]
     t.maze = {START_AT: bd.START_CODE}
     t.net = bd.build_net(t.maze, t.hidden_goals())
-    t.discards = []
+    t.discards = ()
     t.in_front = [[] for _ in range(n)]
     t.peeked = [[] for _ in range(n)]
     t.inspected = [[] for _ in range(n)]
@@ -413,411 +197,6 @@ def _deal_round(t: _Table, round_no: int, starter: int) -> None:
     for seat, pid in enumerate(t.players):
         t.events.append(RoleDealt(pid, t.roles[seat], audience=pid))
         t.events.append(HandDealt(pid, tuple(sorted(t.hands[seat])), audience=pid))
-
-
-# ---------------------------------------------------------------- queries
-
-
-def current_player(state: GameState) -> PlayerId | None:
-    """Whose turn it is; None once the game is over."""
-    if state.phase is Phase.OVER:
-        return None
-    return state.players[state.turn]
-
-
-def can_dig(state: GameState, seat: int) -> bool:
-    """Whether a seat may place tunnel cards (no broken tool, not trapped)."""
-    front = state.in_front[seat]
-    return not front or not any(c in _TOOL_CARDS or c is Card.TRAPPED for c in front)
-
-
-def legal_actions(state: GameState, player: PlayerId) -> tuple[Action, ...]:
-    """Every legal action of a player in a fixed order; empty when they may not act."""
-    seat = state.seat_of(player)
-    if seat < 0 or state.phase is Phase.OVER or seat != state.turn:
-        return ()
-    return _legal(state, seat)
-
-
-def _legal(state: GameState, seat: int) -> tuple[Action, ...]:
-    key = ("legal", seat, state.version)
-    hit = state.cache.get(key)
-    if hit is None:
-        hit = state.cache[key] = tuple(_enumerate(state, seat))
-    return hit  # type: ignore[return-value]
-
-
-def _is_offered(state: GameState, seat: int, action: Action) -> bool:
-    """Whether an action is the very value `legal_actions` offered (found by identity)."""
-    return any(map(is_, _legal(state, seat), repeat(action)))
-
-
-def _is_legal(state: GameState, seat: int, action: Action) -> bool:
-    """Whether an action equals one of the legal ones (a set built only when needed)."""
-    actions = _legal(state, seat)
-    key = ("legal set", seat, state.version)
-    found = state.cache.get(key)
-    if found is None:
-        found = state.cache[key] = frozenset(actions)
-    return action in found  # type: ignore[operator]
-
-
-def _enumerate(state: GameState, seat: int) -> list[Action]:
-    out: list[Action] = []
-    add = out.append
-    if state.phase is Phase.THEFT:
-        # rule deluxe.payout.theft: any other player who has gold, in seat order.
-        for i, pid in enumerate(state.players):
-            if i != seat and state.gold[i] > 0:
-                add(Steal(pid))
-        return out
-    hand = state.hands[seat]
-    kinds = sorted(set(hand))
-    players = state.players
-    n = len(players)
-    deluxe = state.edition is Edition.DELUXE
-    tunnels = [c for c in kinds if _KIND[c] is Kind.TUNNEL]
-    if tunnels and can_dig(state, seat):
-        _placements(state, tunnels, out)
-    in_front = state.in_front
-    for card in kinds:
-        k = _KIND[card]
-        if k is Kind.TUNNEL:
-            continue
-        if k is Kind.BREAK:
-            row = _row(card, players)
-            for i in range(n):
-                if card not in in_front[i]:
-                    add(row[i])
-        elif k is Kind.REPAIR:
-            for tool in CARDS[card].tools:
-                broken = BROKEN_CARD[tool]
-                row = _row(card, players, tool)
-                for i in range(n):
-                    if broken in in_front[i]:
-                        add(row[i])
-        elif k is Kind.MAP:
-            for g in state.goals:
-                if not g.revealed:
-                    add(_made(UseMap, g.at))
-        elif k is Kind.ROCKFALL:
-            out += [_made(Rockfall, at) for at in _tunnel_cells(state)]
-        elif k is Kind.THEFT:
-            if Card.THEFT not in in_front[seat]:
-                add(_on(card, players[seat]))
-        elif k is Kind.HANDS_OFF:
-            row = _row(card, players)
-            for i in range(n):
-                if Card.THEFT in in_front[i]:
-                    add(row[i])
-        elif k is Kind.FREE:
-            row = _row(card, players)
-            for i in range(n):
-                if Card.TRAPPED in in_front[i]:
-                    add(row[i])
-        elif k is Kind.TRAPPED:
-            row = _row(card, players)
-            for i in range(n):
-                if i != seat and Card.TRAPPED not in in_front[i]:
-                    add(row[i])
-        elif k is Kind.SWAP_HAND:
-            # An empty hand is out of the round (rule deluxe.turn.empty_hand): not a partner.
-            row = _row(card, players)
-            for i in range(n):
-                if i != seat and state.hands[i]:
-                    add(row[i])
-        elif k is Kind.INSPECTION:
-            row = _row(card, players)
-            for i in range(n):
-                if i != seat:
-                    add(row[i])
-        elif k is Kind.SWAP_HATS and state.spare_roles:
-            out += _row(card, players)
-    if deluxe:
-        front = sorted(set(in_front[seat]))
-        if front and len(hand) >= 2:
-            for pair in sorted(set(combinations(hand, 2))):
-                for removes in front:
-                    add(ClearInFront((pair[0], pair[1]), removes))
-        for size in (1, 2, 3):
-            for combo in sorted(set(combinations(hand, size))):
-                add(_made(Discard, combo))
-    else:
-        out += [_DISCARD_ONE[card] for card in kinds]
-    return out
-
-
-def _placements(state: GameState, tunnels: list[Card], out: list[Action]) -> None:
-    maze = state.maze
-    plain = [c for c in tunnels if not _LADDER[c]]
-    if plain:
-        get = _BY_CELL.get
-        for cell in bd.frontier_cells(maze, state.net):
-            by_card = get(cell) or _by_card(cell)
-            for card in plain:
-                out.extend(by_card[card])
-    ladders = [c for c in tunnels if _LADDER[c]]
-    if ladders:
-        for at in _ladder_cells(state):
-            must_open, must_closed = bd.constraints(maze, at)
-            for card in ladders:
-                out.extend(_fitting(at, must_open, must_closed, card))
-
-
-# The placements of one card at one cell, by the cell's constraints: the same values every game,
-# so they are made once (a memo of immutable actions, cleared if it ever grows large).
-_FITTING: dict[tuple[Coord, int, int, Card], tuple[PlaceTunnel, ...]] = {}
-_FITTING_MAX = 200_000
-
-
-# The same by cell and constraints, for every plain tunnel card at once (one look-up a cell).
-_BY_CELL: dict[tuple[Coord, int, int], dict[Card, tuple[PlaceTunnel, ...]]] = {}
-_PLAIN_TUNNELS = tuple(s.card for s in CARDS if s.kind is Kind.TUNNEL and not s.ladder)
-
-
-def _by_card(cell: tuple[Coord, int, int]) -> dict[Card, tuple[PlaceTunnel, ...]]:
-    """The placements of each plain tunnel card at a cell with these constraints."""
-    if len(_BY_CELL) >= _FITTING_MAX // len(_PLAIN_TUNNELS):
-        _BY_CELL.clear()
-    at, must_open, must_closed = cell
-    made = _BY_CELL[cell] = {c: _fitting(at, must_open, must_closed, c) for c in _PLAIN_TUNNELS}
-    return made
-
-
-def _fitting(at: Coord, must_open: int, must_closed: int, card: Card) -> tuple[PlaceTunnel, ...]:
-    """The offered orientations of `card` at `at` that match these constraints."""
-    key = (at, must_open, must_closed, card)
-    hit = _FITTING.get(key)
-    if hit is None:
-        if len(_FITTING) >= _FITTING_MAX:
-            _FITTING.clear()
-        hit = tuple(
-            PlaceTunnel(card, at, bd.is_rotated(c))
-            for c in bd.OFFERED[card]
-            if bd.fits(c, must_open, must_closed)
-        )
-        _FITTING[key] = hit
-    return hit
-
-
-def _ladder_cells(state: GameState) -> list[Coord]:
-    """Empty cells facing any card's open edge, not next to a goal (rule deluxe.place.ladder)."""
-    maze = state.maze
-    goals = {g.at for g in state.goals}
-    cells: set[Coord] = set()
-    for at, c in maze.items():
-        for e in EDGES:
-            if bd.OPEN[c] & e:
-                n = bd.neighbour(at, e)
-                if n not in maze and n not in goals:
-                    cells.add(n)
-    return sorted(at for at in cells if not any(bd.neighbour(at, e) in goals for e in EDGES))
-
-
-# Offered actions are made once and reused (equal values, so nothing depends on it): making
-# frozen dataclasses is the dearest part of listing the legal actions, and `apply` finds the
-# very value offered by identity. A memo of immutable values, cleared if it grows large.
-_MADE: dict[tuple[object, ...], Action] = {}
-_MADE_MAX = 200_000
-A = TypeVar("A", UseMap, Rockfall, Discard)
-
-
-def _made(kind: type[A], value: object) -> A:
-    key = (kind, value)
-    hit = _MADE.get(key)
-    if hit is None:
-        if len(_MADE) >= _MADE_MAX:
-            _MADE.clear()
-        hit = _MADE[key] = kind(value)  # type: ignore[arg-type]
-    return hit  # type: ignore[return-value]
-
-
-def _tunnel_cells(state: GameState) -> tuple[Coord, ...]:
-    """The cells of the maze's tunnel cards in order (kept on the network of this maze)."""
-    net = state.net
-    if net.tunnels is None:
-        maze = state.maze
-        net.tunnels = tuple(at for at in sorted(maze) if _KIND[bd.card_of(maze[at])] is Kind.TUNNEL)
-    return net.tunnels
-
-
-def _row(
-    card: Card, players: tuple[PlayerId, ...], tool: Tool | None = None
-) -> tuple[PlayOnPlayer, ...]:
-    """This card played at each player, in seat order (made once per game's seats)."""
-    key = (card, players, tool)
-    hit = _MADE.get(key)
-    if hit is None:
-        if len(_MADE) >= _MADE_MAX:
-            _MADE.clear()
-        hit = _MADE[key] = tuple(_on(card, p, tool) for p in players)  # type: ignore[assignment]
-    return hit  # type: ignore[return-value]
-
-
-def _on(card: Card, target: PlayerId, tool: Tool | None = None) -> PlayOnPlayer:
-    key = (PlayOnPlayer, card, target, tool)
-    hit = _MADE.get(key)
-    if hit is None:
-        if len(_MADE) >= _MADE_MAX:
-            _MADE.clear()
-        hit = _MADE[key] = PlayOnPlayer(card, target, tool)
-    return hit  # type: ignore[return-value]
-
-
-# ---------------------------------------------------------------- explaining refusals
-
-
-def _acting_seat(state: GameState, player: PlayerId) -> int:
-    seat = state.seat_of(player)
-    if state.phase is Phase.OVER:
-        raise IllegalAction(Reason.GAME_OVER, f"the game is over; {player} cannot act")
-    if seat < 0:
-        raise IllegalAction(Reason.NOT_A_PLAYER, f"{player!r} does not play in this game")
-    if seat != state.turn:
-        raise IllegalAction(
-            Reason.NOT_YOUR_TURN, f"it is {state.players[state.turn]}'s turn, not {player}'s"
-        )
-    return seat
-
-
-def _is_id(value: object) -> bool:
-    """Whether a value is a player id: an integer (not a boolean)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_cell(at: object) -> bool:
-    """Whether a value is a cell of the grid: a pair of integers (not booleans)."""
-    return (
-        isinstance(at, tuple)
-        and len(at) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in at)
-    )
-
-
-def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
-    """Why an action that is not among the legal ones was refused."""
-    if state.phase is Phase.THEFT:
-        thief = state.players[seat]
-        if not isinstance(action, Steal):
-            return IllegalAction(
-                Reason.ROUND_OVER, f"the round is over: {thief} chooses whom to steal from"
-            )
-        return IllegalAction(
-            Reason.BAD_TARGET, f"{action.victim!r} is no other player with gold"[:200]
-        )
-    if isinstance(action, Steal):
-        return IllegalAction(Reason.NOT_AN_ACTION, "a theft is settled at the round's end")
-    hand = state.hands[seat]
-
-    def card_ok(card: object) -> bool:
-        return isinstance(card, Card) and card in hand
-
-    if isinstance(action, PlaceTunnel):
-        if not card_ok(action.card):
-            return _not_in_hand(action.card)
-        s = spec(action.card)
-        card = action.card.name
-        if s.kind is not Kind.TUNNEL:
-            return IllegalAction(Reason.NOT_AN_ACTION, f"{card} is not a tunnel card")
-        if Card.TRAPPED in state.in_front[seat]:
-            return IllegalAction(Reason.TRAPPED, f"a trapped player cannot place {card}")
-        if not can_dig(state, seat):
-            return IllegalAction(
-                Reason.TOOL_BROKEN, f"a broken tool stops {card} from being placed"
-            )
-        at = action.at
-        if not _is_cell(at):
-            return IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
-        if at in state.maze or any(g.at == at for g in state.goals):
-            return IllegalAction(Reason.CELL_TAKEN, f"{at} already holds a card")
-        if action.rotated and s.is_symmetric:
-            return IllegalAction(
-                Reason.ROTATION_NOT_OFFERED, f"{card} looks the same turned: only 0° is offered"
-            )
-        if s.ladder:
-            if any(bd.neighbour(at, e) == g.at for e in EDGES for g in state.goals):
-                return IllegalAction(Reason.NEXT_TO_GOAL, f"a ladder cannot go at {at}, by a goal")
-            if at not in _ladder_cells(state):
-                return IllegalAction(
-                    Reason.NOT_CONNECTED, f"a ladder at {at} meets no open tunnel edge"
-                )
-        elif at not in state.net.frontier:
-            return IllegalAction(Reason.NOT_CONNECTED, f"{at} faces no tunnel joined to the start")
-        return IllegalAction(Reason.DOES_NOT_FIT, _misfit(state, action))
-    if isinstance(action, PlayOnPlayer):
-        if not card_ok(action.card):
-            return _not_in_hand(action.card)
-        s = spec(action.card)
-        card = action.card.name
-        if s.kind not in _PLAYER_CARD_KINDS:
-            return IllegalAction(Reason.NOT_AN_ACTION, f"{card} is not played at a player")
-        target = state.seat_of(action.target) if isinstance(action.target, int) else -1
-        if target < 0:
-            return IllegalAction(Reason.BAD_TARGET, f"{action.target!r} is not a player here")
-        whom = state.players[target]
-        if s.kind is Kind.REPAIR:
-            tool = getattr(action.tool, "value", action.tool)
-            if action.tool not in s.tools:
-                return IllegalAction(Reason.BAD_TARGET, f"{card} does not repair {tool!r}")
-            return IllegalAction(Reason.NOTHING_TO_REPAIR, f"{whom} has no broken {tool}")
-        if action.tool is not None:
-            return IllegalAction(Reason.BAD_TARGET, f"{card} names no tool; only repairs do")
-        if (
-            s.kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT)
-            and action.card in state.in_front[target]
-        ):
-            return IllegalAction(Reason.ALREADY_IN_FRONT, f"{whom} already has {card} in front")
-        if s.kind in (Kind.HANDS_OFF, Kind.FREE):
-            return IllegalAction(Reason.NOTHING_TO_REMOVE, f"{whom} has nothing {card} removes")
-        return IllegalAction(Reason.BAD_TARGET, f"{card} cannot be played at {whom}")
-    if isinstance(action, UseMap):
-        if not card_ok(Card.MAP):
-            return _not_in_hand(Card.MAP)
-        return IllegalAction(Reason.NOT_A_HIDDEN_GOAL, f"{action.at} is no face-down goal")
-    if isinstance(action, Rockfall):
-        if not card_ok(Card.ROCKFALL):
-            return _not_in_hand(Card.ROCKFALL)
-        return IllegalAction(
-            Reason.NOTHING_TO_REMOVE, f"{action.at} holds no card a rockfall can remove"
-        )
-    if isinstance(action, Discard | ClearInFront):
-        cards = action.cards if isinstance(action, Discard) else action.discards
-        if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
-            return IllegalAction(Reason.BAD_DISCARD, f"not a tuple of cards: {cards!r}"[:200])
-        if Counter(cards) - Counter(hand):
-            missing = sorted(c.name for c in Counter(cards) - Counter(hand))
-            return IllegalAction(Reason.CARD_NOT_IN_HAND, f"not in hand: {', '.join(missing)}")
-        if isinstance(action, ClearInFront) and state.edition is not Edition.DELUXE:
-            return IllegalAction(Reason.WRONG_EDITION, "clearing a card in front is Deluxe only")
-        if isinstance(action, ClearInFront):
-            removes = getattr(action.removes, "name", action.removes)
-            return IllegalAction(
-                Reason.NOTHING_TO_REMOVE, f"no {removes} lies in front of this player"
-            )
-        return IllegalAction(
-            Reason.BAD_DISCARD, f"a discard of {len(cards)} card(s) is not offered now"
-        )
-    return IllegalAction(Reason.NOT_AN_ACTION, f"not an action: {type(action).__name__}")
-
-
-def _not_in_hand(card: object) -> IllegalAction:
-    """The refusal of a card the player does not hold (named from the action, nothing hidden)."""
-    return IllegalAction(
-        Reason.CARD_NOT_IN_HAND, f"{getattr(card, 'name', repr(card))} is not in hand"[:200]
-    )
-
-
-def _misfit(state: GameState, action: PlaceTunnel) -> str:
-    """Which edge of a placed card meets which neighbour wrongly."""
-    c = bd.code(action.card, action.rotated)
-    must_open, must_closed = bd.constraints(state.maze, action.at)
-    turned = " turned" if action.rotated else ""
-    for e, side in zip(EDGES, "NESW", strict=True):
-        if must_open & e and not bd.OPEN[c] & e:
-            return f"{action.card.name}{turned} at {action.at}: rock at {side} meets a tunnel"
-        if must_closed & e and bd.OPEN[c] & e:
-            return f"{action.card.name}{turned} at {action.at}: a tunnel at {side} meets rock"
-    return f"{action.card.name}{turned} at {action.at} does not fit there"
 
 
 # ---------------------------------------------------------------- applying
@@ -845,8 +224,8 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         t.last_target = action.target
     elif isinstance(action, UseMap):
         t.take_from_hand(seat, Card.MAP)
-        t.discards.append(Card.MAP)
-        _own(t.peeked, seat).append(action.at)
+        t.discards += (Card.MAP,)
+        _seat_row(t, "peeked", seat).append(action.at)
         t.last_at = action.at
         t.events.append(MapUsed(pid, action.at))
         card = next(g.card for g in t.goals if g.at == action.at)
@@ -855,7 +234,7 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         t.take_from_hand(seat, Card.ROCKFALL)
         t.own_maze()
         removed = bd.card_of(t.maze.pop(action.at))
-        t.discards += [Card.ROCKFALL, removed]
+        t.discards += (Card.ROCKFALL, removed)
         t.net = bd.build_net(t.maze, t.hidden_goals())
         t.last_at = action.at
         t.events.append(RockfallPlayed(pid, action.at, removed))
@@ -863,64 +242,24 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
         for c in action.cards:
             t.take_from_hand(seat, c)
         t.discards += action.cards
-        t.events.append(CardsDiscarded(pid, len(action.cards)))
+        t.events.append(_cards_discarded(pid, len(action.cards), None))
         draws = len(action.cards)
     else:
         for c in action.discards:
             t.take_from_hand(seat, c)
         t.discards += action.discards
-        _own(t.in_front, seat).remove(action.removes)
-        t.discards.append(action.removes)
+        _seat_row(t, "in_front", seat).remove(action.removes)
+        t.discards += (action.removes,)
         if action.removes is Card.THEFT:
             _listed(t, "thefts").remove(seat)
-        t.events.append(CardsDiscarded(pid, 2))
+        t.events.append(_cards_discarded(pid, 2, None))
         t.events.append(InFrontCleared(pid, action.removes))
     if not t.round_over:
         t.draw(seat, draws)
         _advance(t, seat)
     if t.round_over:
         _end_round(t)
-    return Transition(t.freeze(), tuple(t.events))
-
-
-def _checked(state: GameState, seat: int, action: Action) -> Action:
-    """An action that is not the very value offered: the equal legal action (discards in any
-    order), or IllegalAction saying why not."""
-    action = _normalised(action)
-    at = (
-        getattr(action, "at", None) if isinstance(action, PlaceTunnel | Rockfall | UseMap) else None
-    )
-    if at is not None and not _is_cell(at):  # (True, False) == (1, 0), but is no cell
-        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a cell: {at!r}"[:200])
-    if isinstance(action, Steal) and not _is_id(action.victim):  # Steal(True) == Steal(1)
-        raise IllegalAction(Reason.NOT_AN_ACTION, f"not a player: {action.victim!r}"[:200])
-    try:
-        legal = _is_legal(state, seat, action)
-    except TypeError:  # an unhashable forgery
-        legal = False
-    if legal:
-        return action
-    try:
-        refusal = _explain(state, seat, action)
-    except (TypeError, ValueError, IndexError, KeyError, AttributeError):
-        refusal = IllegalAction(Reason.NOT_AN_ACTION, f"malformed: {action!r}"[:200])
-    raise refusal
-
-
-def _normalised(action: Action) -> Action:
-    """Discarded cards are a set: accept them in any order (the engine offers them sorted)."""
-    try:
-        if isinstance(action, Discard) and isinstance(action.cards, tuple):
-            cards = tuple(sorted(action.cards))
-            return action if cards == action.cards else Discard(cards)
-        if isinstance(action, ClearInFront) and isinstance(action.discards, tuple):
-            a, b = sorted(action.discards)
-            if (a, b) == action.discards:
-                return action
-            return ClearInFront((a, b), action.removes)
-    except (TypeError, ValueError):
-        pass
-    return action
+    return t.transition()
 
 
 def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
@@ -930,7 +269,7 @@ def _place(t: _Table, seat: int, action: PlaceTunnel) -> None:
     at = action.at
     t.maze[at] = bd.code(action.card, action.rotated)
     t.last_at = at
-    t.events.append(TunnelPlaced(pid, action.card, at, action.rotated))
+    t.events.append(_tunnel_placed(pid, action.card, at, action.rotated, None))
     touched = bd.join(t.maze, t.hidden_goals(), t.net, at)
     while touched:
         revealed: list[Coord] = []
@@ -955,37 +294,37 @@ def _play_on_player(t: _Table, seat: int, action: PlayOnPlayer) -> int:
     pid = t.players[seat]
     card = action.card
     target = t.players.index(action.target)
-    kind = CARDS[card].kind
+    kind = _KIND[card]
     t.take_from_hand(seat, card)
-    t.events.append(ActionPlayed(pid, card, action.target, action.tool))
-    if kind in (Kind.BREAK, Kind.TRAPPED, Kind.THEFT):
-        _own(t.in_front, target).append(card)
-        if kind is Kind.THEFT:
+    t.events.append(_action_played(pid, card, action.target, action.tool, None))
+    if kind is _K_BREAK or kind is _K_TRAPPED or kind is _K_THEFT:
+        _seat_row(t, "in_front", target).append(card)
+        if kind is _K_THEFT:
             _listed(t, "thefts").append(target)
         return 1
-    t.discards.append(card)
-    if kind is Kind.REPAIR:
+    t.discards += (card,)
+    if kind is _K_REPAIR:
         assert action.tool is not None
         broken = BROKEN_CARD[action.tool]
-        _own(t.in_front, target).remove(broken)
-        t.discards.append(broken)
-    elif kind in (Kind.HANDS_OFF, Kind.FREE):
-        removed = Card.THEFT if kind is Kind.HANDS_OFF else Card.TRAPPED
-        _own(t.in_front, target).remove(removed)
-        t.discards.append(removed)
-        if removed is Card.THEFT:
+        _seat_row(t, "in_front", target).remove(broken)
+        t.discards += (broken,)
+    elif kind is _K_HANDS_OFF or kind is _K_FREE:
+        removed = _C_THEFT if kind is _K_HANDS_OFF else _C_TRAPPED
+        _seat_row(t, "in_front", target).remove(removed)
+        t.discards += (removed,)
+        if removed is _C_THEFT:
             _listed(t, "thefts").remove(target)
-    elif kind is Kind.SWAP_HAND:
+    elif kind is _K_SWAP_HAND:
         t.hands[seat], t.hands[target] = t.hands[target], t.hands[seat]
         t.draw(target, 1)
         for s in (seat, target):
             p = t.players[s]
             t.events.append(HandDealt(p, tuple(sorted(t.hands[s])), audience=p))
         return 0
-    elif kind is Kind.INSPECTION:
-        _own(t.inspected, seat).append((target, t.roles[target]))
+    elif kind is _K_INSPECTION:
+        _seat_row(t, "inspected", seat).append((target, t.roles[target]))
         t.events.append(RoleSeen(pid, action.target, t.roles[target], audience=pid))
-    elif kind is Kind.SWAP_HATS:
+    elif kind is _K_SWAP_HATS:
         t.rng, i = below(t.rng, len(t.spare_roles))
         _listed(t, "roles")[target] = _listed(t, "spare_roles").pop(i)
         t.events.append(RoleDealt(action.target, t.roles[target], audience=action.target))
@@ -1058,7 +397,7 @@ def _steal(state: GameState, seat: int, action: Steal) -> Transition:
     t.events.append(GoldStolen(t.players[seat], action.victim))
     _listed(t, "stealing").pop(0)
     _next_thief(t)
-    return Transition(t.freeze(), tuple(t.events))
+    return t.transition()
 
 
 def _close_round(t: _Table) -> None:
@@ -1078,146 +417,3 @@ def _close_round(t: _Table) -> None:
     t.round_over = False
     t.finder = None
     _deal_round(t, t.round + 1, (t.last_seat + 1) % n)
-
-
-def _pay_base(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
-    """Gold for the miners or the saboteurs (rules base.payout.miners and base.payout.saboteurs)."""
-    n = len(t.players)
-    paid: dict[int, list[int]] = {}
-    if t.finder is not None:
-        finder = t.finder
-        miners = [s for s in range(n) if t.roles[s] is Role.MINER]
-        if t.options.greedy_dwarf:
-            miners = [s for s in miners if not any(c in _TOOL_CARDS for c in t.in_front[s])]
-        # Counter-clockwise from the finder: the finder first, then the previous seats.
-        order = sorted(miners, key=lambda s: (finder - s) % n)
-        count = min(n, MAX_MINER_GOLD_CARDS) if t.options.gold is GoldRule.OFFICIAL else len(order)
-        if order:
-            gold_deck = _listed(t, "gold_deck")
-            drawn = [gold_deck.pop() for _ in range(min(count, len(gold_deck)))]
-            for i, value in enumerate(sorted(drawn, reverse=True)):
-                paid.setdefault(order[i % len(order)], []).append(value)
-        winners: tuple[Side, ...] = (Side.MINERS,)
-    else:
-        saboteurs = [s for s in range(n) if t.roles[s] is Role.SABOTEUR]
-        if saboteurs:
-            share = SABOTEUR_SHARE[len(saboteurs)]
-            for s in saboteurs:
-                cards = take_exact(_listed(t, "gold_deck"), share)
-                if cards:
-                    paid[s] = cards
-        winners = (Side.SABOTEURS,)
-    for s, cards in paid.items():
-        _listed(t, "gold")[s] += sum(cards)
-    return winners, paid
-
-
-def take_exact(gold_deck: list[int], amount: int) -> list[int]:
-    """Remove from the gold deck the fewest cards worth `amount`, or the most below it."""
-    have = Counter(gold_deck)
-    for target in range(amount, 0, -1):
-        best: tuple[int, int, int] | None = None
-        for n3 in range(min(have[3], target // 3), -1, -1):
-            for n2 in range(min(have[2], (target - 3 * n3) // 2), -1, -1):
-                n1 = target - 3 * n3 - 2 * n2
-                if n1 <= have[1] and (best is None or n3 + n2 + n1 < sum(best)):
-                    best = (n3, n2, n1)
-        if best is not None:
-            cards = [3] * best[0] + [2] * best[1] + [1] * best[2]
-            for c in cards:
-                gold_deck.remove(c)
-            return cards
-    return []
-
-
-def doors_allow(maze: dict[Coord, int], goal: Coord, banned: Door | None) -> bool:
-    """Whether a joined route leads from the start or a ladder to `goal` with no `banned` door."""
-    roots = [at for at, c in maze.items() if c == bd.START_CODE or c in bd.LADDER_CODES]
-    reached: dict[Coord, int] = {}
-    queue: list[tuple[Coord, int]] = []
-    for at in roots:
-        if banned is not None and CARDS[bd.card_of(maze[at])].door is banned:
-            continue
-        for tun in bd.TUNNELS[maze[at]]:
-            reached[at] = reached.get(at, 0) | tun
-            queue.append((at, tun))
-    while queue:
-        at, tun = queue.pop()
-        if at == goal:
-            return True
-        for e in EDGES:
-            if not tun & e:
-                continue
-            n = bd.neighbour(at, e)
-            c = maze.get(n)
-            if c is None or (banned is not None and CARDS[bd.card_of(c)].door is banned):
-                continue
-            nt = bd.TUNNEL_AT[c][OPPOSITE[e]]
-            if nt and not reached.get(n, 0) & nt:
-                reached[n] = reached.get(n, 0) | nt
-                queue.append((n, nt))
-    return False
-
-
-def deluxe_winners(
-    maze: dict[Coord, int], gold_at: Coord | None, finder_role: Role | None
-) -> tuple[Side, ...]:
-    """Which side wins, from the routes to the gold and who reached it (rule deluxe.win.routes)."""
-    if gold_at is None:
-        return (Side.SABOTEURS,)
-    no_green = doors_allow(maze, gold_at, Door.GREEN)
-    no_blue = doors_allow(maze, gold_at, Door.BLUE)
-    if finder_role is Role.GREEN_MINER:
-        blue = not no_blue and no_green
-    else:
-        blue = no_green
-    if finder_role is Role.BLUE_MINER:
-        green = not no_green and no_blue
-    else:
-        green = no_blue
-    if blue and green:
-        return (Side.BOTH_TEAMS,)
-    if blue:
-        return (Side.BLUE,)
-    if green:
-        return (Side.GREEN,)
-    return (Side.BOSS,)
-
-
-def _pay_deluxe(t: _Table) -> tuple[tuple[Side, ...], dict[int, list[int]]]:
-    """The Deluxe payout (rules deluxe.payout.table and deluxe.payout.geologists)."""
-    n = len(t.players)
-    gold_at = next((g.at for g in t.goals if g.card is Card.GOLD and g.revealed), None)
-    if t.finder is None:
-        gold_at = None
-    finder_role = None if t.finder is None else t.roles[t.finder]
-    sides = deluxe_winners(t.maze, gold_at, finder_role)
-    side = sides[0]
-    winning_roles: set[Role] = {Role.PROFITEER}
-    if side is Side.SABOTEURS:
-        winning_roles.add(Role.SABOTEUR)
-    else:
-        winning_roles.add(Role.BOSS)
-        if side in (Side.BLUE, Side.BOTH_TEAMS):
-            winning_roles.add(Role.BLUE_MINER)
-        if side in (Side.GREEN, Side.BOTH_TEAMS):
-            winning_roles.add(Role.GREEN_MINER)
-    trapped = {s for s in range(n) if Card.TRAPPED in t.in_front[s]}
-    winners = [s for s in range(n) if t.roles[s] in winning_roles and s not in trapped]
-    paid: dict[int, list[int]] = {}
-    if winners:
-        each = DELUXE_PAY.get(len(winners), DELUXE_PAY_MANY)
-        for s in winners:
-            amount = each - DELUXE_PAY_LESS.get(t.roles[s], 0)
-            if amount > 0:
-                paid[s] = [amount]
-    geologists = [s for s in range(n) if t.roles[s] is Role.GEOLOGIST]
-    if geologists:
-        crystals = sum(1 for c in t.maze.values() if CARDS[bd.card_of(c)].crystal)
-        share = crystals // len(geologists)
-        for s in geologists:
-            if s not in trapped and share > 0:
-                paid[s] = [share]
-    for s, cards in paid.items():
-        _listed(t, "gold")[s] += sum(cards)
-    return sides, paid
