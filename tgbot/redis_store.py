@@ -17,7 +17,7 @@ from .callback import GameId
 from .i18n import Language
 from .keys import DEFAULT_PREFIX, Keys
 from .records import CorruptRecordError, GameRecord, StoreError, record_from_json, record_to_json
-from .store import ChatBusyError, GameExistsError, Updating
+from .store import ChatBusyError, GameExistsError, Loaded, Updating
 
 _RETRIES = 8
 
@@ -109,7 +109,21 @@ class RedisStore(Updating):
 
     async def load(self, game_id: GameId) -> GameRecord | None:
         """The stored game, or None if there is none (or it expired)."""
-        raw = await self.redis.hgetall(self.keys.game(game_id))
+        return self._read(game_id, await self.redis.hgetall(self.keys.game(game_id)))
+
+    async def load_with_language(
+        self, game_id: GameId, user_id: int
+    ) -> tuple[Loaded, Language | None]:
+        """The stored game and the language a user chose, in one pipelined round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.keys.game(game_id))
+        pipe.hget(self.keys.user(user_id), "lang")
+        raw, lang = await pipe.execute()
+        record = self._read(game_id, raw)
+        self._remember(game_id, record)
+        return Loaded(record), _language(lang)
+
+    def _read(self, game_id: GameId, raw: dict[str | bytes, str | bytes]) -> GameRecord | None:
         if not raw:
             return None
         values = {_text(k): v for k, v in raw.items()}
@@ -220,10 +234,14 @@ class RedisStore(Updating):
         await self.redis.hset(self.keys.group(chat_id), "lang", language.code)
 
     async def _language(self, key: str) -> Language | None:
-        raw = await self.redis.hget(key, "lang")
-        if raw is None:
-            return None
-        try:
-            return Language(_text(raw))
-        except ValueError:
-            return None
+        return _language(await self.redis.hget(key, "lang"))
+
+
+def _language(raw: str | bytes | None) -> Language | None:
+    """A stored language code as a Language (None for none, or for a code no longer known)."""
+    if raw is None:
+        return None
+    try:
+        return Language(_text(raw))
+    except ValueError:
+        return None

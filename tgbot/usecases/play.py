@@ -229,14 +229,16 @@ async def hand_tap(
     they fail the saved game still owes them (the sweeper delivers them), so a saved move is
     never answered with "try again".
     """
-    tr = texts(await ctx.user_language(person))
     gid = getattr(command, "game", None)
     version = getattr(command, "version", None)
     if not isinstance(gid, str) or not isinstance(version, int):
-        return invalid_button(tr)
+        return invalid_button(texts(await ctx.user_language(person)))
+    # the tapper's language and the game in one round trip, then one compare-and-set
+    loaded, chosen = await ctx.store.load_with_language(gid, person.user_id)
+    tr = texts(ctx.language_of(person, chosen))
     decide = decide_hand(person, command, version, chat_id, tr, ctx.now())
     try:
-        done = await ctx.store.update(gid, decide)
+        done = await ctx.store.update(gid, decide, loaded=loaded)
     except ContentionError:
         return Toast(contended(tr))
     outcome, record = done.result, done.record
