@@ -114,12 +114,27 @@ class RedisStore(Updating):
     async def load_with_language(
         self, game_id: GameId, user_id: int
     ) -> tuple[Loaded, Language | None]:
-        """The stored game and the language a user chose, in one pipelined round trip."""
+        """The stored game and the language a user chose, in one pipelined round trip.
+
+        When this process saw the game last at the stored rev, only the rev is read and the
+        record it kept is the fresh one (no document to fetch and decode); when the rev moved,
+        the game is loaded in a second trip.
+        """
+        game = self.keys.game(game_id)
+        known = self._last_seen(game_id)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(self.keys.game(game_id))
+        if known is None:
+            pipe.hgetall(game)
+        else:
+            pipe.hget(game, "rev")
         pipe.hget(self.keys.user(user_id), "lang")
         raw, lang = await pipe.execute()
-        record = self._read(game_id, raw)
+        if known is None:
+            record = self._read(game_id, raw)
+        elif raw is not None and _text(raw) == str(known.rev):
+            record = known
+        else:
+            record = await self.load(game_id)
         self._remember(game_id, record)
         return Loaded(record), _language(lang)
 

@@ -169,6 +169,11 @@ class Updating:
         """Compare-and-set."""
         raise NotImplementedError
 
+    def _last_seen(self, game_id: GameId) -> GameRecord | None:
+        """The record of a game this process last loaded or saved, if it kept one."""
+        known: OrderedDict[GameId, GameRecord] = self.__dict__.get("_known", OrderedDict())
+        return known.get(game_id)
+
     def _remember(self, game_id: GameId, record: GameRecord | None) -> None:
         known = self.__dict__.setdefault("_known", OrderedDict())
         if record is None:

@@ -99,3 +99,26 @@ async def test_in_redis_a_tap_reads_in_one_pipeline_then_one_compare_and_set(
     assert done.record is not None and done.record.rev == 2
     assert store.reads == 0  # neither a load nor a language lookup of their own
     assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1]
+
+
+async def test_in_redis_a_record_seen_at_the_stored_rev_is_not_fetched_again(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    store = _Counting(redis_client, prefix=key_prefix)
+    other = RedisStore(redis_client, prefix=key_prefix)
+    created = await store.create(_record())
+    saved = (await store.update(created.game_id, _touch(T0 + 1))).record
+    store.reads = 0
+    before = await _calls(redis_client, "hgetall", "hget")
+    loaded, chosen = await store.load_with_language(created.game_id, 5)
+    after = await _calls(redis_client, "hgetall", "hget")
+    assert (loaded, chosen, store.reads) == (Loaded(saved), None, 0)
+    assert [a - b for a, b in zip(after, before, strict=True)] == [0, 2]  # the rev, the language
+    # Another process saved since: the rev moved, and the game is loaded afresh.
+    await other.update(created.game_id, lambda r: Decision(None, r and replace(r, title="other")))
+    loaded, _ = await store.load_with_language(created.game_id, 5)
+    assert loaded.record is not None and (loaded.record.title, loaded.record.rev) == ("other", 3)
+    assert store.reads == 1
+    # Gone meanwhile: None, and nothing kept.
+    assert await other.delete(created.game_id)
+    assert (await store.load_with_language(created.game_id, 5))[0] == Loaded(None)
