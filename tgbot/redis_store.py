@@ -17,7 +17,7 @@ from .callback import GameId
 from .i18n import Language
 from .keys import DEFAULT_PREFIX, Keys
 from .records import CorruptRecordError, GameRecord, StoreError, record_from_json, record_to_json
-from .store import ChatBusyError, GameExistsError, Loaded, Updating
+from .store import ChatBusyError, GameExistsError, Updating
 
 _RETRIES = 8
 
@@ -109,36 +109,7 @@ class RedisStore(Updating):
 
     async def load(self, game_id: GameId) -> GameRecord | None:
         """The stored game, or None if there is none (or it expired)."""
-        return self._read(game_id, await self.redis.hgetall(self.keys.game(game_id)))
-
-    async def load_with_language(
-        self, game_id: GameId, user_id: int
-    ) -> tuple[Loaded, Language | None]:
-        """The stored game and the language a user chose, in one pipelined round trip.
-
-        When this process saw the game last at the stored rev, only the rev is read and the
-        record it kept is the fresh one (no document to fetch and decode); when the rev moved,
-        the game is loaded in a second trip.
-        """
-        game = self.keys.game(game_id)
-        known = self._last_seen(game_id)
-        pipe = self.redis.pipeline(transaction=False)
-        if known is None:
-            pipe.hgetall(game)
-        else:
-            pipe.hget(game, "rev")
-        pipe.hget(self.keys.user(user_id), "lang")
-        raw, lang = await pipe.execute()
-        if known is None:
-            record = self._read(game_id, raw)
-        elif raw is not None and _text(raw) == str(known.rev):
-            record = known
-        else:
-            record = await self.load(game_id)
-        self._remember(game_id, record)
-        return Loaded(record), _language(lang)
-
-    def _read(self, game_id: GameId, raw: dict[str | bytes, str | bytes]) -> GameRecord | None:
+        raw = await self.redis.hgetall(self.keys.game(game_id))
         if not raw:
             return None
         values = {_text(k): v for k, v in raw.items()}
@@ -249,14 +220,10 @@ class RedisStore(Updating):
         await self.redis.hset(self.keys.group(chat_id), "lang", language.code)
 
     async def _language(self, key: str) -> Language | None:
-        return _language(await self.redis.hget(key, "lang"))
-
-
-def _language(raw: str | bytes | None) -> Language | None:
-    """A stored language code as a Language (None for none, or for a code no longer known)."""
-    if raw is None:
-        return None
-    try:
-        return Language(_text(raw))
-    except ValueError:
-        return None
+        raw = await self.redis.hget(key, "lang")
+        if raw is None:
+            return None
+        try:
+            return Language(_text(raw))
+        except ValueError:
+            return None

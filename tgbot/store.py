@@ -46,14 +46,6 @@ class Decision(Generic[R]):
 
 
 @dataclass(frozen=True, slots=True)
-class Loaded:
-    """A record just read from the store (None: there is no such game), for `update` to decide
-    on without loading it again."""
-
-    record: GameRecord | None
-
-
-@dataclass(frozen=True, slots=True)
 class Updated(Generic[R]):
     """What `update` did: the change's answer and the record as stored after it (None: gone)."""
 
@@ -78,20 +70,9 @@ class Store(Protocol):
         ...
 
     async def update(
-        self,
-        game_id: GameId,
-        decide: Callable[[GameRecord | None], Decision[R]],
-        *,
-        loaded: Loaded | None = None,
+        self, game_id: GameId, decide: Callable[[GameRecord | None], Decision[R]]
     ) -> Updated[R]:
-        """Load (unless `loaded` was just read), decide, compare-and-set, and decide again on
-        the fresh record if someone won."""
-        ...
-
-    async def load_with_language(
-        self, game_id: GameId, user_id: int
-    ) -> tuple[Loaded, Language | None]:
-        """The stored game and the language a user chose, read together (one round trip)."""
+        """Load, decide, compare-and-set, and decide again on the fresh record if someone won."""
         ...
 
     async def finish(self, game_id: GameId, ttl_seconds: int) -> bool:
@@ -169,11 +150,6 @@ class Updating:
         """Compare-and-set."""
         raise NotImplementedError
 
-    def _last_seen(self, game_id: GameId) -> GameRecord | None:
-        """The record of a game this process last loaded or saved, if it kept one."""
-        known: OrderedDict[GameId, GameRecord] = self.__dict__.get("_known", OrderedDict())
-        return known.get(game_id)
-
     def _remember(self, game_id: GameId, record: GameRecord | None) -> None:
         known = self.__dict__.setdefault("_known", OrderedDict())
         if record is None:
@@ -184,44 +160,16 @@ class Updating:
         if len(known) > KNOWN_RECORDS:
             known.popitem(last=False)
 
-    async def user_language(self, user_id: int) -> Language | None:
-        """The language a user chose."""
-        raise NotImplementedError
-
-    async def load_with_language(
-        self, game_id: GameId, user_id: int
-    ) -> tuple[Loaded, Language | None]:
-        """The stored game and a user's chosen language (two reads; Redis does one trip)."""
-        record = await self.load(game_id)
-        self._remember(game_id, record)
-        return Loaded(record), await self.user_language(user_id)
-
     async def update(
-        self,
-        game_id: GameId,
-        decide: Callable[[GameRecord | None], Decision[R]],
-        *,
-        loaded: Loaded | None = None,
+        self, game_id: GameId, decide: Callable[[GameRecord | None], Decision[R]]
     ) -> Updated[R]:
         """Load, decide, compare-and-set, and decide again on the fresh record if someone won.
 
         `decide` must be pure (it may run several times). A decision whose record is None, or
-        equal to the loaded one, writes nothing. `loaded` is a record just read: the first
-        decision is made on it, as on a fresh load. Raises ContentionError after UPDATE_ATTEMPTS.
+        equal to the loaded one, writes nothing. Raises ContentionError after UPDATE_ATTEMPTS.
         """
         current = self.__dict__.get("_known", {}).get(game_id)
-        for attempt in range(UPDATE_ATTEMPTS):
-            if attempt == 0 and loaded is not None:
-                current = loaded.record
-                decision = decide(current)
-                new = decision.record
-                if new is None or current is None or new == current:
-                    return Updated(decision.result, current, saved=False)
-                saved = await self._save_over(game_id, current, new)
-                if saved is not None:
-                    return Updated(decision.result, saved, saved=True)
-                current = None
-                continue
+        for _ in range(UPDATE_ATTEMPTS):
             if current is not None:  # the record last seen: only a write is decided on it
                 decision = decide(current)
                 new = decision.record

@@ -114,10 +114,7 @@ class Context:
 
     async def user_language(self, person: Person) -> Language:
         """A user's language: chosen with /lang, else their app's, else the default."""
-        return self.language_of(person, await self.store.user_language(person.user_id))
-
-    def language_of(self, person: Person, chosen: Language | None) -> Language:
-        """A user's language given the one they chose (None: their app's, else the default)."""
+        chosen = await self.store.user_language(person.user_id)
         return chosen or parse_language(person.language_code) or self.default_language
 
     async def active(self, place: Place) -> GameRecord | None:

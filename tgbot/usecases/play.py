@@ -229,16 +229,14 @@ async def hand_tap(
     they fail the saved game still owes them (the sweeper delivers them), so a saved move is
     never answered with "try again".
     """
+    tr = texts(await ctx.user_language(person))
     gid = getattr(command, "game", None)
     version = getattr(command, "version", None)
     if not isinstance(gid, str) or not isinstance(version, int):
-        return invalid_button(texts(await ctx.user_language(person)))
-    # the tapper's language and the game in one round trip, then one compare-and-set
-    loaded, chosen = await ctx.store.load_with_language(gid, person.user_id)
-    tr = texts(ctx.language_of(person, chosen))
+        return invalid_button(tr)
     decide = decide_hand(person, command, version, chat_id, tr, ctx.now())
     try:
-        done = await ctx.store.update(gid, decide, loaded=loaded)
+        done = await ctx.store.update(gid, decide)
     except ContentionError:
         return Toast(contended(tr))
     outcome, record = done.result, done.record
