@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
+from telegram.request import BaseRequest
 
 from .acks import HandleThenAnswer
 from .budget import ChatBudget
@@ -20,6 +21,7 @@ from .commands import Scope, menu
 from .config import Config, ConfigError
 from .dedupe import UpdateLedger
 from .handlers import Handlers
+from .http_client import AiohttpRequest
 from .i18n import LANGUAGES, Language, texts
 from .lease import RedisLease
 from .migrate import migrate_keys
@@ -52,14 +54,17 @@ def build_application(
     clock: Callable[[], float] = time.time,
     seeds: Callable[[], int] = lambda: secrets.randbits(63),
     builder: ApplicationBuilder | None = None,  # type: ignore[type-arg]
+    request: BaseRequest | None = None,
 ) -> Application:  # type: ignore[type-arg]
-    """A ready-to-run python-telegram-bot Application for this configuration."""
+    """A ready-to-run python-telegram-bot Application for this configuration (Bot API calls
+    through `request`, by default an `AiohttpRequest` with PTB's timeouts)."""
     assert config.token is not None, "a token is needed"
     b = builder or Application.builder().concurrent_updates(ChatOrderedProcessor())
     app = (
         b.token(config.token)
         .base_url(config.base_url)
         .base_file_url(config.base_file_url)
+        .request(request or AiohttpRequest())
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)

@@ -95,7 +95,7 @@ def fate_of(err: TelegramError, *, private: bool) -> Sent:
         return Sent(Fate.UNKNOWN, detail=text)
     if isinstance(err, NetworkError) and not isinstance(err, BadRequest):
         # Telegram answered 5xx (nothing done), or the connection broke (maybe done).
-        cut = low.startswith(("httpx.", "unknown error in http"))
+        cut = low.startswith(("aiohttp.", "httpx.", "unknown error in http"))
         return Sent(Fate.UNKNOWN if cut else Fate.RETRY, detail=text)
     if "not modified" in low:
         return Sent(Fate.DONE, detail=text)

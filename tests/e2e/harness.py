@@ -21,6 +21,7 @@ from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
 from tgbot.app import ALLOWED_UPDATES, build_application
 from tgbot.config import Config
+from tgbot.http_client import AiohttpRequest
 from tgbot.records import GameRecord
 from tgbot.redis_store import RedisStore
 from tgbot.updates import ChatOrderedProcessor
@@ -110,10 +111,16 @@ class World:
         seeds = random.Random(self.seed)
         self.processor = ChatOrderedProcessor()
         builder = Application.builder().concurrent_updates(self.processor)
+        request = None
         if self.timeout is not None:
             t = self.timeout
-            builder = builder.read_timeout(t).write_timeout(t).connect_timeout(t)
-            builder = builder.media_write_timeout(t).pool_timeout(t)
+            request = AiohttpRequest(
+                read_timeout=t,
+                write_timeout=t,
+                connect_timeout=t,
+                pool_timeout=t,
+                media_write_timeout=t,
+            )
         self.app = build_application(
             config,
             redis=self.redis,
@@ -121,6 +128,7 @@ class World:
             clock=self.clock,
             seeds=lambda: seeds.randrange(2**62),
             builder=builder,
+            request=request,
         )
         await self.app.initialize()
         await self.app.start()

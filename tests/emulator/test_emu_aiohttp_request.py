@@ -1,0 +1,98 @@
+"""The bot's Bot API client on aiohttp (`tgbot.http_client`): texts, keyboards, uploads and
+file ids, errors and timeouts, through a real PTB `Bot` against the emulator."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from collections.abc import AsyncIterator
+
+import pytest
+from PIL import Image
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram.error import BadRequest, NetworkError, TimedOut
+
+from emulator import EmulatorState
+from emulator.faults import RESET, TIMEOUT_BEFORE
+from emulator.server import BotApiEmulator
+from tests.emulator.support import People
+from tgbot.http_client import AiohttpRequest
+from tgbot.ports import Fate
+from tgbot.telegram_io import fate_of
+
+
+def png(color: str) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (200, 100), color).save(out, format="PNG")
+    return out.getvalue()
+
+
+@pytest.fixture
+async def aio_bot(emulator: BotApiEmulator) -> AsyncIterator[Bot]:
+    client = Bot(**emulator.bot_kwargs, request=AiohttpRequest(read_timeout=0.5))
+    async with client:
+        yield client
+
+
+async def test_text_with_keyboard_and_entities(
+    aio_bot: Bot, state: EmulatorState, people: People
+) -> None:
+    keys = InlineKeyboardMarkup([[InlineKeyboardButton("Go 가", callback_data="go:1")]])
+    sent = await aio_bot.send_message(
+        people.group.id, "<b>Turn</b> 1 — 가나", parse_mode="HTML", reply_markup=keys
+    )
+    stored = state.message(people.group.id, sent.message_id)
+    assert stored.content.text == "Turn 1 — 가나"
+    assert stored.content.reply_markup == {
+        "inline_keyboard": [[{"text": "Go 가", "callback_data": "go:1"}]]
+    }
+    assert sent.entities[0].type == "bold"
+
+
+async def test_upload_then_file_id_then_media_edit(
+    aio_bot: Bot, state: EmulatorState, people: People
+) -> None:
+    board = png("gold")
+    sent = await aio_bot.send_photo(people.group.id, board, caption="board")
+    assert state.photo_bytes(people.group.id, sent.message_id) == board
+    again = await aio_bot.send_photo(people.alice.id, sent.photo[-1].file_id)
+    assert state.photo_bytes(people.alice.id, again.message_id) == board
+    other = png("navy")
+    await aio_bot.edit_message_media(
+        InputMediaPhoto(other, caption="new"), people.group.id, sent.message_id
+    )
+    assert state.photo_bytes(people.group.id, sent.message_id) == other
+    assert state.message(people.group.id, sent.message_id).content.caption == "new"
+
+
+async def test_api_errors_come_out_as_ptb_errors(aio_bot: Bot, people: People) -> None:
+    with pytest.raises(BadRequest, match=r"(?i)message to delete not found"):
+        await aio_bot.delete_message(people.group.id, 999_999)
+
+
+async def test_a_hang_is_timed_out_and_a_reset_is_a_network_error(
+    aio_bot: Bot, emulator: BotApiEmulator, people: People
+) -> None:
+    emulator.faults = dataclasses.replace(emulator.faults, hang_seconds=1.5)
+    emulator.force_fault(TIMEOUT_BEFORE, method="sendMessage")
+    with pytest.raises(TimedOut) as hung:
+        await aio_bot.send_message(people.group.id, "lost")
+    assert fate_of(hung.value, private=False).fate is Fate.UNKNOWN
+    emulator.force_fault(RESET, method="sendMessage")
+    with pytest.raises(NetworkError) as cut:
+        await aio_bot.send_message(people.group.id, "dropped")
+    # a broken connection may have carried the call out: the sender must check, not resend
+    assert fate_of(cut.value, private=False).fate is Fate.UNKNOWN
+    sent = await aio_bot.send_message(people.group.id, "fine")
+    assert sent.text == "fine"
+
+
+async def test_shut_down_then_initialized_again(emulator: BotApiEmulator) -> None:
+    request = AiohttpRequest()
+    client = Bot(**emulator.bot_kwargs, request=request)
+    async with client:
+        assert (await client.get_me()).is_bot
+    with pytest.raises(NetworkError, match="not initialized"):
+        await request.post(f"{emulator.bot_kwargs['base_url']}x/getMe")
+    async with client:
+        assert (await client.get_me()).is_bot
