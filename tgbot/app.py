@@ -15,12 +15,14 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from .acks import HandleThenAnswer
+from .bot_budget import BotBudget
 from .budget import ChatBudget
 from .commands import Scope, menu
 from .config import Config, ConfigError
 from .dedupe import UpdateLedger
 from .handlers import Handlers
 from .i18n import LANGUAGES, Language, texts
+from .keys import SHARDS, Keys
 from .lease import RedisLease
 from .migrate import migrate_keys
 from .posts import RedisPosts
@@ -73,7 +75,9 @@ def build_application(
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
     posts = RedisPosts(client, prefix=prefix)
-    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock, posts)
+    sender = Sender(
+        app.bot, ChatBudget(client, prefix=prefix), clock, posts, BotBudget(client, prefix=prefix)
+    )
     service = GameService(
         store,
         sender,
@@ -102,7 +106,16 @@ def build_application(
     app.bot_data["language"] = config.language
     app.bot_data["prefix"] = prefix
     app.bot_data["health"] = functools.partial(health, app, client)
+    app.bot_data["backlog"] = functools.partial(backlog, client, Keys(prefix))
     return app
+
+
+async def backlog(client: RedisClient, keys: Keys) -> int:
+    """How many games owe Telegram something now (every outbox shard, for GET /metrics)."""
+    total = 0
+    for shard in range(SHARDS):
+        total += int(await client.zcard(keys.outbox(shard)))
+    return total
 
 
 async def health(app: Application, client: RedisClient) -> dict[str, bool]:  # type: ignore[type-arg]
