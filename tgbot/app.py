@@ -75,9 +75,9 @@ def build_application(
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
     posts = RedisPosts(client, prefix=prefix)
-    sender = Sender(
-        app.bot, ChatBudget(client, prefix=prefix), clock, posts, BotBudget(client, prefix=prefix)
-    )
+    rate = config.sends_per_second
+    bot_budget = BotBudget(client, prefix=prefix, rate=rate) if rate > 0 else None
+    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock, posts, bot_budget)
     service = GameService(
         store,
         sender,

@@ -2,12 +2,18 @@
 
 Every bot process takes from the same bucket (one HASH key, one slot, one script), beside each
 group's own budget (`tgbot.budget`). A few tokens are a reserve that only urgent sends may take:
-a player's private messages (their hand, the prompt of their turn) go before group posts when
-the bot is busy. A spent bucket says how long to wait; the caller returns the usual retry
+a player's private messages go before group posts when the bot is busy. Private messages are
+urgent unless the caller says otherwise (`urgency`): delivery marks the live messages of
+players who are not to move as not urgent, so the player to move (and the player whose tap is
+being answered) goes first. A spent bucket says how long to wait; the caller returns the usual retry
 outcome, so the outbox keeps the item owed and nothing sleeps in a handler.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from .keys import Keys
 from .redis_client import RedisClient
@@ -48,6 +54,26 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', ARGV[1])
 redis.call('EXPIRE', KEYS[1], 60 + math.ceil(tonumber(ARGV[3])))
 return 1
 """
+
+
+_URGENT: ContextVar[bool | None] = ContextVar("urgent", default=None)
+
+
+@contextmanager
+def urgency(urgent: bool) -> Iterator[None]:
+    """Private sends made inside are urgent (may take the reserve) or not."""
+    token = _URGENT.set(urgent)
+    try:
+        yield
+    finally:
+        _URGENT.reset(token)
+
+
+def is_urgent(chat_id: int) -> bool:
+    """Whether a send to this chat may take the reserve: a private chat's, unless marked not
+    urgent; never a group's."""
+    marked = _URGENT.get()
+    return chat_id > 0 and (marked is None or marked)
 
 
 class BotBudget:

@@ -22,6 +22,7 @@ from telegram.error import (
 )
 
 from . import fitting, metrics
+from .bot_budget import is_urgent
 from .callback import encode
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .memory_ports import MemoryPosts
@@ -188,11 +189,11 @@ class Sender:
         return Sent(Fate.DONE, message_id=message_id if isinstance(message_id, int) else None)
 
     async def _spend_bot(self, chat_id: int) -> Sent | None:
-        """Take one send from the bot-wide budget (a private chat's is urgent); a RETRY outcome
-        when it is spent."""
+        """Take one send from the bot-wide budget (a private chat's is urgent unless marked
+        otherwise, `bot_budget.urgency`); a RETRY outcome when it is spent."""
         if self.bot_budget is None:
             return None
-        wait = await self.bot_budget.take(self.clock(), urgent=chat_id > 0)
+        wait = await self.bot_budget.take(self.clock(), urgent=is_urgent(chat_id))
         if wait > 0:
             log.info("chat %s: the bot's budget is spent for %.2f s", chat_id, wait)
             metrics.BUDGET_WAITS.labels("bot").inc()

@@ -10,7 +10,7 @@ from telegram import Bot
 
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
-from tgbot.bot_budget import BotBudget
+from tgbot.bot_budget import BotBudget, urgency
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.ports import Fate
 from tgbot.redis_client import RedisClient
@@ -53,3 +53,20 @@ async def test_a_spent_bot_budget_is_a_retry_and_the_player_goes_first(
 
     assert from_bot(people.bob.id) == []
     assert from_bot(people.alice.id) == ["your turn"]
+
+
+async def test_private_messages_marked_not_urgent_leave_the_reserve(
+    emulator: BotApiEmulator, bot: Bot, people: People, server_client: RedisClient, key_prefix: str
+) -> None:
+    """Delivery marks the live messages of players not to move as not urgent: with only the
+    reserve left, Bob's redraw waits while Alice's turn goes out."""
+    budget = BotBudget(server_client, prefix=key_prefix, rate=1.0, size=2, reserve=1)
+    frozen = emulator.state.now()
+    sender = Sender(bot, None, lambda: frozen, MemoryPosts(), budget)
+    assert (await sender.group_text(people.group.id, None, "board")).ok  # one token left
+    with urgency(False):
+        waiting = await sender.private_text(people.bob.id, "not your turn")
+    assert waiting.fate is Fate.RETRY
+    with urgency(True):
+        assert (await sender.private_text(people.alice.id, "your turn")).ok
+    assert not [m for m in emulator.state.messages(people.bob.id) if m.sender_id == bot.id]
