@@ -16,6 +16,7 @@ from telegram.ext import Application, ApplicationBuilder
 from telegram.request import BaseRequest
 
 from .acks import HandleThenAnswer
+from .bot_budget import BotBudget
 from .budget import ChatBudget
 from .commands import Scope, menu
 from .config import Config, ConfigError
@@ -23,6 +24,7 @@ from .dedupe import UpdateLedger
 from .handlers import Handlers
 from .http_client import AiohttpRequest
 from .i18n import LANGUAGES, Language, texts
+from .keys import SHARDS, Keys
 from .lease import RedisLease
 from .migrate import migrate_keys
 from .posts import RedisPosts
@@ -78,7 +80,9 @@ def build_application(
     prefix = prefix or config.key_prefix
     store = RedisStore(client, prefix=prefix)
     posts = RedisPosts(client, prefix=prefix)
-    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock, posts)
+    rate = config.sends_per_second
+    bot_budget = BotBudget(client, prefix=prefix, rate=rate) if rate > 0 else None
+    sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock, posts, bot_budget)
     service = GameService(
         store,
         sender,
@@ -107,7 +111,16 @@ def build_application(
     app.bot_data["language"] = config.language
     app.bot_data["prefix"] = prefix
     app.bot_data["health"] = functools.partial(health, app, client)
+    app.bot_data["backlog"] = functools.partial(backlog, client, Keys(prefix))
     return app
+
+
+async def backlog(client: RedisClient, keys: Keys) -> int:
+    """How many games owe Telegram something now (every outbox shard, for GET /metrics)."""
+    total = 0
+    for shard in range(SHARDS):
+        total += int(await client.zcard(keys.outbox(shard)))
+    return total
 
 
 async def health(app: Application, client: RedisClient) -> dict[str, bool]:  # type: ignore[type-arg]

@@ -16,6 +16,7 @@
 | `LOG_LEVEL` | `INFO` | Python logging level: DEBUG, INFO, WARNING, ERROR or CRITICAL |
 | `FONT_DIR` | `/usr/share/fonts/truetype/nanum` | folder of the NanumGothic fonts |
 | `COMPUTER_PAUSE_SECONDS` | `2` | how long a computer player waits before its move (0 to 60) |
+| `BOT_SENDS_PER_SECOND` | `30` | the bot-wide send budget of every process together (0: none) |
 
 An empty variable counts as unset (as `VAR=` in a compose file means). Errors never echo the
 token, the secret or a password in `REDIS_URL`.
@@ -43,8 +44,11 @@ DEFAULT_KEY_PREFIX = "sab"
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_FONT_DIR = Path("/usr/share/fonts/truetype/nanum")
 DEFAULT_COMPUTER_PAUSE = 2.0
+DEFAULT_SENDS_PER_SECOND = 30.0  # Telegram's limit for one bot
+MAX_SENDS_PER_SECOND = 1000.0
 MAX_COMPUTER_PAUSE = 60.0
 _PAUSE = re.compile(r"[0-9]{1,2}(\.[0-9]{1,3})?")
+_RATE = re.compile(r"[0-9]{1,4}(\.[0-9]{1,3})?")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _KEY_PREFIX = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -87,6 +91,7 @@ class Config:
     log_level: str = DEFAULT_LOG_LEVEL
     font_dir: Path = DEFAULT_FONT_DIR
     computer_pause: float = DEFAULT_COMPUTER_PAUSE  # seconds before a computer player moves
+    sends_per_second: float = DEFAULT_SENDS_PER_SECOND  # the bot-wide budget (0: none)
 
     @property
     def is_webhook(self) -> bool:
@@ -128,7 +133,8 @@ class Config:
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
             f"language={self.language.code!r}, key_prefix={self.key_prefix!r}, "
-            f"computer_pause={self.computer_pause!r})"
+            f"computer_pause={self.computer_pause!r}, "
+            f"sends_per_second={self.sends_per_second!r})"
         )
 
 
@@ -301,6 +307,16 @@ def load_config(
             )
         pause = float(pause_text)
 
+    rate_text = _get(environ, "BOT_SENDS_PER_SECOND")
+    rate = DEFAULT_SENDS_PER_SECOND
+    if rate_text is not None:
+        if not _RATE.fullmatch(rate_text) or float(rate_text) > MAX_SENDS_PER_SECOND:
+            raise ConfigError(
+                "BOT_SENDS_PER_SECOND",
+                f"must be a number from 0 to 1000 (0: no budget), got {rate_text!r}",
+            )
+        rate = float(rate_text)
+
     return Config(
         token=token,
         api_url=api_url,
@@ -316,4 +332,5 @@ def load_config(
         log_level=level,
         font_dir=font_dir,
         computer_pause=pause,
+        sends_per_second=rate,
     )

@@ -19,7 +19,7 @@ from telegram.ext import (
     filters,
 )
 
-from . import guide, lobby_texts
+from . import guide, lobby_texts, metrics
 from .callback import decode
 from .commands import COMMANDS, Scope
 from .i18n import Language, Texts, parse_language, texts
@@ -300,15 +300,16 @@ class Handlers:
         async def answer(toast: Toast) -> None:
             await self._answer(query, toast)
 
-        await self.service.tap(
-            person_of(query.from_user),
-            decode(query.data),
-            chat_id,
-            message_id,
-            thread_id=thread_id,
-            answer=answer,
-            panel=panel_of(query, message) if chat_id < 0 else None,
-        )
+        with metrics.timed_tap():
+            await self.service.tap(
+                person_of(query.from_user),
+                decode(query.data),
+                chat_id,
+                message_id,
+                thread_id=thread_id,
+                answer=answer,
+                panel=panel_of(query, message) if chat_id < 0 else None,
+            )
 
     async def error(self, update: object, context: Context) -> None:
         """Log the error; answer a pending tap so the user's button does not spin.

@@ -12,6 +12,7 @@ Keys (`<p>` is the prefix, `sab` by default, so several bots can share one Redis
 | `<p>:outbox:{o<shard>}` | ZSET | games that may owe announcements, by the rev that owed them |
 | `<p>:deadlines:{d<shard>}` | ZSET | deadlines, and claims while served (`tgbot.scheduler`) |
 | `<p>:budget:<chat id>` | ZSET | recent group sends (`tgbot.budget`) |
+| `<p>:botbudget` | HASH | the bot-wide token bucket, `tokens` and `at` (`tgbot.bot_budget`) |
 | `<p>:updates:<id // 65536>` | STRING | bitmap of handled update ids, a day (`tgbot.dedupe`) |
 | `<p>:updating:<update id>` | STRING | the process handling a webhook update, 5 s |
 | `<p>:lease:{<gid>}` | STRING | which process is delivering a game's announcements |
@@ -102,6 +103,10 @@ class Keys:
     def budget(self, chat_id: int) -> str:
         """A chat's recent group sends (the flood budget)."""
         return f"{self.prefix}:budget:{chat_id}"
+
+    def bot_budget(self) -> str:
+        """The bot-wide token bucket (Telegram's 30 messages a second)."""
+        return f"{self.prefix}:botbudget"
 
     def posts(self, chat_id: int) -> str:
         """The ids of messages the bot sent in a chat (recent ones)."""

@@ -10,6 +10,7 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
+from . import logs
 from .config import Config, ConfigError, load_config
 from .startup import PROG, fail, start_fonts
 
@@ -65,9 +66,7 @@ def main(argv: list[str] | None = None) -> None:
         config = load_config(os.environ)
     except ConfigError as err:
         fail(f"configuration error: {err}", status=2)
-    logging.basicConfig(
-        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logs.configure(config.log_level)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     start_fonts(config)
     try:

@@ -257,6 +257,19 @@ class Budget(Protocol):
         ...
 
 
+class BotBudget(Protocol):
+    """The bot-wide send budget (messages a second) shared by every bot process."""
+
+    async def take(self, now: float, *, urgent: bool) -> float:
+        """Use one send: 0 if allowed now, else seconds to wait (urgent sends may use the
+        reserve)."""
+        ...
+
+    async def hold(self, now: float, seconds: float) -> None:
+        """Treat the bot's budget as spent for `seconds`."""
+        ...
+
+
 class Painter(Protocol):
     """The pictures of the bot's messages, as PNG bytes."""
 

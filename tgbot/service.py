@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import logs
 from .animations import Animations, Animator
 from .archives import Archives
 from .callback import (
@@ -194,7 +195,8 @@ class GameService:
 
     async def deliver(self, gid: GameId) -> None:
         """Send what a game owes."""
-        await delivery.deliver(self.ctx, gid)
+        with logs.about(gid):
+            await delivery.deliver(self.ctx, gid)
 
     async def sweep(self) -> None:
         """Serve due deadlines and deliver whatever is owed."""
@@ -225,7 +227,9 @@ class GameService:
                 answered = True
                 await answer(toast)
 
-        toast = await self._tap(person, command, chat_id, message_id, thread_id, once, panel)
+        gid = getattr(command, "game", None)
+        with logs.about(gid if isinstance(gid, str) else None):
+            toast = await self._tap(person, command, chat_id, message_id, thread_id, once, panel)
         await once(toast)
         return toast
 

@@ -21,12 +21,13 @@ from telegram.error import (
     TimedOut,
 )
 
-from . import fitting
+from . import fitting, metrics
+from .bot_budget import is_urgent
 from .callback import encode
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .memory_ports import MemoryPosts
 from .menus import Button
-from .ports import Budget, Ephemeral, Fate, Posts, Sent
+from .ports import BotBudget, Budget, Ephemeral, Fate, Posts, Sent
 from .uploads import SHOWN_KEPT, UPLOADS_KEPT, Shown, Uploaded, digest, keep, photo_of
 
 log = logging.getLogger(__name__)
@@ -119,7 +120,9 @@ class Sender:
     """The `ports.Sender` port over the Bot API: every call answers with its outcome (`Sent`).
 
     Nothing is shared between calls: concurrent tasks each get their own outcome. Group sends
-    take from the group's budget first; a 429 holds that budget for every process. Every
+    take from the group's budget first; a 429 holds that budget for every process. Every send
+    and edit also takes from the bot-wide budget (`bot_budget`), where a private chat's may use
+    the reserve that group posts leave: a player's own screens go first. Every
     message Telegram confirms is recorded in the sent-message ledger (`posts`).
 
     Each picture is uploaded once: later sends of the same bytes use its file id. An edit that
@@ -134,9 +137,11 @@ class Sender:
         budget: Budget | None = None,
         clock: Callable[[], float] = time.time,
         posts: Posts | None = None,
+        bot_budget: BotBudget | None = None,
     ) -> None:
         self.bot = bot
         self.budget = budget
+        self.bot_budget = bot_budget
         self.clock = clock
         self.posts: Posts = posts if posts is not None else MemoryPosts()
         self.uploads: OrderedDict[bytes, Uploaded] = OrderedDict()
@@ -162,12 +167,18 @@ class Sender:
             result: object = await make()
         except TelegramError as err:
             sent = fate_of(err, private=chat_id > 0)
+            metrics.DELIVERIES.labels(sent.fate.value).inc()
+            if isinstance(err, RetryAfter):
+                metrics.FLOOD_WAITS.inc()
             wait = sent.retry_after
             if sent.fate is Fate.RETRY and wait is not None and chat_id < 0 and self.budget:
                 await self.budget.hold(chat_id, self.clock(), wait)
+            elif sent.fate is Fate.RETRY and wait is not None and chat_id > 0 and self.bot_budget:
+                await self.bot_budget.hold(self.clock(), wait)
             level = logging.WARNING if sent.fate is Fate.REFUSED else logging.INFO
             log.log(level, "%s in %s: %s (%s)", what, chat_id, sent.fate.value, sent.detail)
             return sent
+        metrics.DELIVERIES.labels(Fate.DONE.value).inc()
         if seen is not None:
             seen(result)
         message_id = getattr(result, "message_id", None)
@@ -177,13 +188,28 @@ class Sender:
             await self.posts.confirm(chat_id, message_id)
         return Sent(Fate.DONE, message_id=message_id if isinstance(message_id, int) else None)
 
-    async def _spend(self, chat_id: int) -> Sent | None:
-        """Take one send from the group's budget; a RETRY outcome when it is spent."""
-        if self.budget is None:
+    async def _spend_bot(self, chat_id: int) -> Sent | None:
+        """Take one send from the bot-wide budget (a private chat's is urgent unless marked
+        otherwise, `bot_budget.urgency`); a RETRY outcome when it is spent."""
+        if self.bot_budget is None:
             return None
+        wait = await self.bot_budget.take(self.clock(), urgent=is_urgent(chat_id))
+        if wait > 0:
+            log.info("chat %s: the bot's budget is spent for %.2f s", chat_id, wait)
+            metrics.BUDGET_WAITS.labels("bot").inc()
+            return Sent(Fate.RETRY, retry_after=wait, detail="the bot's budget is spent")
+        return None
+
+    async def _spend(self, chat_id: int) -> Sent | None:
+        """Take one send from the bot's budget, then the group's; a RETRY outcome when one is
+        spent (the bot's first: a token of it wasted costs a thirtieth of a second, not three)."""
+        bot = await self._spend_bot(chat_id)
+        if bot is not None or self.budget is None:
+            return bot
         wait = await self.budget.take(chat_id, self.clock())
         if wait > 0:
             log.info("group %s: budget spent for %.0f s", chat_id, wait)
+            metrics.BUDGET_WAITS.labels("group").inc()
             return Sent(Fate.RETRY, retry_after=wait, detail="the group's budget is spent")
         return None
 
@@ -303,6 +329,9 @@ class Sender:
         self, user_id: int, text: str, keyboard: Sequence[Sequence[Button]] | None = None
     ) -> Sent:
         """Send an HTML text to a user's private chat."""
+        spent = await self._spend_bot(user_id)
+        if spent is not None:
+            return spent
         return await self._call(
             "sendMessage",
             lambda: self.bot.send_message(
@@ -319,6 +348,9 @@ class Sender:
         self, user_id: int, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
     ) -> Sent:
         """Send a photo with caption and keyboard to a user's private chat."""
+        spent = await self._spend_bot(user_id)
+        if spent is not None:
+            return spent
         text = _fit(caption, CAPTION_LIMIT)
         return await self._photo(
             "sendPhoto",
@@ -345,6 +377,9 @@ class Sender:
     ) -> Sent:
         """Replace a photo message's picture, caption and keyboard (only what changed, when this
         process knows what the message shows)."""
+        spent = await self._spend_bot(chat_id)
+        if spent is not None:
+            return spent
         text = _fit(caption, CAPTION_LIMIT)
         where = (chat_id, message_id)
         shown = self.shown.get(where)
@@ -423,6 +458,9 @@ class Sender:
         keyboard: Sequence[Sequence[Button]] | None,
     ) -> Sent:
         """Replace a text message's text and keyboard."""
+        spent = await self._spend_bot(chat_id)
+        if spent is not None:
+            return spent
         return await self._call(
             "editMessageText",
             lambda: self.bot.edit_message_text(

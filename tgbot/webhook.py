@@ -32,6 +32,7 @@ from aiohttp.http import HttpVersion11
 from telegram import Bot, Update
 from telegram.ext import Application
 
+from . import metrics
 from .acks import NotHandled
 from .config import Config
 
@@ -46,7 +47,9 @@ HEALTH_SECONDS = 3.0  # a health check that takes longer reports both down
 
 Accept = Callable[[Update], Awaitable[object]]
 Health = Callable[[], Awaitable[dict[str, bool]]]  # each dependency: reachable or not
+Backlog = Callable[[], Awaitable[int]]  # games owing Telegram something
 HEALTH_PATH = "/healthz"
+METRICS_PATH = "/metrics"
 
 
 class _Malformed(ValueError):
@@ -69,10 +72,12 @@ class WebhookServer:
         read_seconds: float = READ_SECONDS,
         linger_seconds: float = LINGER_SECONDS,
         health: Health | None = None,
+        backlog: Backlog | None = None,
     ) -> None:
         self.bot = bot
         self.accept = accept
         self.health = health
+        self.backlog = backlog
         self.path = "/" + path.lstrip("/")
         self.host = host
         self.port = port  # 0 picks a free port; the bound one is here after `start`
@@ -88,6 +93,8 @@ class WebhookServer:
         app.router.add_post(self.path, self._post, expect_handler=self._expect)
         if self.health is not None and self.path != HEALTH_PATH:
             app.router.add_get(HEALTH_PATH, self._healthz)
+        if self.path != METRICS_PATH:
+            app.router.add_get(METRICS_PATH, self._metrics)
         runner = web.AppRunner(
             app,
             access_log=None,  # one line per update would drown the log
@@ -194,6 +201,18 @@ class WebhookServer:
             {k: "ok" if v else "down" for k, v in checks.items()}, status=status
         )
 
+    async def _metrics(self, request: web.Request) -> web.Response:
+        """GET /metrics for Prometheus: this process's counters and the outbox backlog."""
+        backlog: int | None = None
+        if self.backlog is not None:
+            try:
+                async with asyncio.timeout(HEALTH_SECONDS):
+                    backlog = await self.backlog()
+            except Exception:
+                log.warning("metrics: the outbox backlog could not be read")
+        body = metrics.scrape(backlog)
+        return web.Response(body=body, headers={"Content-Type": metrics.CONTENT_TYPE})
+
     async def _read(self, request: web.Request) -> bytes | None:
         """The whole body, or None as soon as it grows past `max_body`."""
         body = bytearray()
@@ -248,6 +267,7 @@ async def open_webhook(
         host=config.webhook_listen,
         port=config.webhook_port,
         health=app.bot_data.get("health"),
+        backlog=app.bot_data.get("backlog"),
     )
     await server.start()
     try:

@@ -107,6 +107,9 @@ class World:
             webhook_port=port,
             webhook_secret=SECRET,
             computer_pause=0.0,  # computer players move at the next sweep
+            # no bot-wide budget: on this frozen clock it would never refill (it is tested on
+            # its own, tests/tgbot/test_bot_budget.py and tests/emulator/test_emu_bot_budget.py)
+            sends_per_second=0.0,
         )
         seeds = random.Random(self.seed)
         self.processor = ChatOrderedProcessor()

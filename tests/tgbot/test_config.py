@@ -107,6 +107,9 @@ BAD = [
     ({"REDIS_KEY_PREFIX": "a:b"}, "REDIS_KEY_PREFIX", "1 to 32"),
     ({"REDIS_KEY_PREFIX": "x" * 33}, "REDIS_KEY_PREFIX", "1 to 32"),
     ({"COMPUTER_PAUSE_SECONDS": "soon"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
+    ({"BOT_SENDS_PER_SECOND": "fast"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
+    ({"BOT_SENDS_PER_SECOND": "1001"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
+    ({"BOT_SENDS_PER_SECOND": "-30"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
     ({"COMPUTER_PAUSE_SECONDS": "-1"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
     ({"COMPUTER_PAUSE_SECONDS": "61"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
     ({"COMPUTER_PAUSE_SECONDS": "1e3"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
@@ -179,3 +182,14 @@ def test_errors_never_echo_the_token_or_the_secret() -> None:
     with pytest.raises(ConfigError) as caught:
         load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_SECRET": "bad secret!"})
     assert "bad secret" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "rate"), [(None, 30.0), ("0", 0.0), ("25.5", 25.5), ("999", 999.0)]
+)
+def test_the_bot_wide_send_budget_is_read_per_second(text: str | None, rate: float) -> None:
+    """BOT_SENDS_PER_SECOND: Telegram's 30 by default, 0 for none (one's own Bot API server)."""
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN}
+    if text is not None:
+        env["BOT_SENDS_PER_SECOND"] = text
+    assert load_config(env).sends_per_second == rate

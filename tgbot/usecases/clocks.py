@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from engine import Discard, Transition, apply, current_player
 
-from .. import notice_texts, presenter
+from .. import logs, notice_texts, presenter
 from ..clocks import MISSES_FOR_AUTO, DeadlineKind, parse_member
 from ..i18n import Texts, texts
 from ..notices import Message, PlayedForYou, said, told
@@ -39,6 +39,12 @@ async def handle_deadline(ctx: Context, member: str) -> None:
     if parsed is None:
         return
     gid, version, kind = parsed
+    with logs.about(gid):
+        await _handle(ctx, gid, version, kind)
+
+
+async def _handle(ctx: Context, gid: str, version: int, kind: DeadlineKind) -> None:
+    """One parsed deadline of one game."""
     if kind is DeadlineKind.EXPIRE:
         await expire(ctx, gid, version)
         return
@@ -58,7 +64,7 @@ async def handle_deadline(ctx: Context, member: str) -> None:
     try:
         done = await ctx.store.update(gid, _decide_deadline(version, kind, ctx.now(), planned))
     except ContentionError:
-        log.warning("deadline %s: the game kept changing", member)
+        log.warning("deadline %s of version %s: the game kept changing", kind.value, version)
         return
     served = done.result
     if served.remind is not None and done.saved:

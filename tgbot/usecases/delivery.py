@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from engine import current_player
 
 from .. import notice_texts, presenter
+from ..bot_budget import urgency
 from ..callback import GameId
 from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
 from ..notice_texts import private_keyboard, render
@@ -350,7 +351,9 @@ async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) 
     the player's language."""
     lang = player_language(record, user)
     prompt = [render(n, record, lang) for n in notes_for(record.owed, user)]
-    sent = await refresh_private(ctx, record, user, new_message=fresh, prompt=prompt)
+    to_move = record.state is not None and current_player(record.state) == user
+    with urgency(to_move):  # the player to move goes first when the bot's budget is short
+        sent = await refresh_private(ctx, record, user, new_message=fresh, prompt=prompt)
     if sent.ok:  # (a new message's id was recorded by `show`)
         await ctx.strike(record.game_id, _private_done(user, fresh))
         return

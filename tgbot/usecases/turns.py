@@ -22,7 +22,7 @@ from engine.events import (
 )
 from engine.timeline import Entry
 
-from .. import clocks, notice_texts, presenter, round_texts
+from .. import clocks, metrics, notice_texts, presenter, round_texts
 from ..archives import round_deeds, round_end
 from ..notices import GameOver, Message, RoundOver, Told, as_message, said, told
 from ..outbox import END, Owed, owe
@@ -239,6 +239,7 @@ def moved(
 
 async def after_move(ctx: Context, record: GameRecord, before_version: int) -> None:
     """Once a move is saved: free a finished game, reschedule the turn, deliver."""
+    metrics.MOVES.inc()
     state = record.state
     assert state is not None
     if state.phase is Phase.OVER:

@@ -1,0 +1,72 @@
+"""The sender within the bot-wide budget (issue 18), against the emulator and a real Redis: a
+spent budget is the usual retry outcome and nothing reaches Telegram; private chats go first."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from telegram import Bot
+
+from emulator.server import BotApiEmulator
+from tests.emulator.support import People, quick_request
+from tgbot.bot_budget import BotBudget, urgency
+from tgbot.memory_ports import MemoryBudget, MemoryPosts
+from tgbot.ports import Fate
+from tgbot.redis_client import RedisClient
+from tgbot.telegram_io import Sender
+
+
+@pytest.fixture
+async def bot(emulator: BotApiEmulator) -> AsyncIterator[Bot]:
+    """A PTB bot on the emulator."""
+    bot = Bot(**emulator.bot_kwargs, request=quick_request(read_timeout=2.0))
+    async with bot:
+        yield bot
+
+
+async def test_a_spent_bot_budget_is_a_retry_and_the_player_goes_first(
+    emulator: BotApiEmulator, bot: Bot, people: People, server_client: RedisClient, key_prefix: str
+) -> None:
+    """Three tokens, one reserved: two group posts go (the second only as the reserve's owner
+    could not), a private message takes the reserve, then every send waits, unsent."""
+    budget = BotBudget(server_client, prefix=key_prefix, rate=1.0, size=3, reserve=1)
+    frozen = emulator.state.now()
+    sender = Sender(bot, MemoryBudget(), lambda: frozen, MemoryPosts(), budget)
+    group = people.group.id
+    assert (await sender.group_text(group, None, "one")).ok
+    assert (await sender.group_text(group, None, "two")).ok
+    held = await sender.group_text(group, None, "three")
+    assert held.fate is Fate.RETRY and held.retry_after is not None and held.retry_after > 0
+    mine = await sender.private_text(people.alice.id, "your turn")
+    assert mine.ok and mine.message_id is not None
+    late = await sender.private_text(people.bob.id, "later")
+    assert late.fate is Fate.RETRY and late.retry_after == pytest.approx(1.0)
+    edit = await sender.edit_text(people.alice.id, mine.message_id, "changed", None)
+    assert edit.fate is Fate.RETRY
+    texts = [m.content.text for m in emulator.state.messages(group)]
+    assert "three" not in texts and {"one", "two"} <= set(texts)
+    bot_id = bot.id
+
+    def from_bot(chat: int) -> list[str | None]:
+        return [m.content.text for m in emulator.state.messages(chat) if m.sender_id == bot_id]
+
+    assert from_bot(people.bob.id) == []
+    assert from_bot(people.alice.id) == ["your turn"]
+
+
+async def test_private_messages_marked_not_urgent_leave_the_reserve(
+    emulator: BotApiEmulator, bot: Bot, people: People, server_client: RedisClient, key_prefix: str
+) -> None:
+    """Delivery marks the live messages of players not to move as not urgent: with only the
+    reserve left, Bob's redraw waits while Alice's turn goes out."""
+    budget = BotBudget(server_client, prefix=key_prefix, rate=1.0, size=2, reserve=1)
+    frozen = emulator.state.now()
+    sender = Sender(bot, None, lambda: frozen, MemoryPosts(), budget)
+    assert (await sender.group_text(people.group.id, None, "board")).ok  # one token left
+    with urgency(False):
+        waiting = await sender.private_text(people.bob.id, "not your turn")
+    assert waiting.fate is Fate.RETRY
+    with urgency(True):
+        assert (await sender.private_text(people.alice.id, "your turn")).ok
+    assert not [m for m in emulator.state.messages(people.bob.id) if m.sender_id == bot.id]

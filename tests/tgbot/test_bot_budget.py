@@ -1,0 +1,67 @@
+"""The bot-wide budget (issue 18): Telegram's 30 messages a second as one token bucket in Redis,
+shared by every process, with a reserve for a player's private messages; on a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tgbot.bot_budget import BotBudget
+from tgbot.redis_client import RedisClient
+
+
+async def test_thirty_sends_a_second_for_the_whole_bot(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """Sixty urgent sends at once through two processes' budgets: exactly thirty go now; the
+    bucket refills at thirty a second."""
+    one = BotBudget(redis_client, prefix=key_prefix)
+    two = BotBudget(redis_client, prefix=key_prefix)  # another process, the same key
+    await redis_client.exists(one.key)  # redis-py's first concurrent calls to a node can race
+    waits = await asyncio.gather(
+        *(b.take(1000.0, urgent=True) for _ in range(30) for b in (one, two))
+    )
+    assert sum(1 for w in waits if w == 0.0) == 30
+    late = [w for w in waits if w > 0]
+    assert all(abs(w - 1 / 30) < 1e-6 for w in late)  # one token, a thirtieth of a second away
+    assert await one.take(1000.1, urgent=True) == 0.0  # 0.1 s refilled three tokens
+    assert await two.take(1000.1, urgent=True) == 0.0
+    assert await one.take(1000.1, urgent=True) == 0.0
+    assert await two.take(1000.1, urgent=True) > 0.0
+
+
+async def test_group_posts_leave_a_reserve_for_the_player_to_move(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """When the bot is busy, group posts stop five tokens short; private sends take those."""
+    budget = BotBudget(redis_client, prefix=key_prefix)
+    posts = [await budget.take(50.0, urgent=False) for _ in range(30)]
+    assert posts.count(0.0) == 25
+    assert all(w > 0 for w in posts[25:])
+    screens = [await budget.take(50.0, urgent=True) for _ in range(6)]
+    assert screens[:5] == [0.0] * 5 and screens[5] > 0
+    # the group waits until six tokens are back (five reserved and its own)
+    assert abs(await budget.take(50.0, urgent=False) - 6 / 30) < 1e-6
+    assert await budget.take(50.0 + 6 / 30 + 1e-3, urgent=False) == 0.0
+
+
+async def test_a_429_holds_the_bot_budget_for_retry_after(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """After a private chat's 429 (retry after 2 s) nothing is sent for 2 s, by any process."""
+    budget = BotBudget(redis_client, prefix=key_prefix)
+    await budget.hold(10.0, 2.0)
+    other = BotBudget(redis_client, prefix=key_prefix)
+    wait = await other.take(10.5, urgent=True)
+    assert 1.5 < wait <= 1.5 + 1 / 30 + 1e-6
+    assert await other.take(12.0 + 1 / 30 + 1e-3, urgent=True) == 0.0
+
+
+async def test_a_process_with_a_clock_behind_takes_without_refilling(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """Clocks of processes differ a little: an earlier `now` adds no tokens and breaks nothing."""
+    budget = BotBudget(redis_client, prefix=key_prefix, size=2, reserve=0)
+    assert await budget.take(100.0, urgent=False) == 0.0
+    assert await budget.take(99.0, urgent=False) == 0.0
+    assert await budget.take(99.5, urgent=False) > 0.0
+    assert await budget.take(100.1, urgent=False) == 0.0

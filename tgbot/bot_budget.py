@@ -1,0 +1,108 @@
+"""Flood control for the whole bot: Telegram's 30 messages a second, one token bucket in Redis.
+
+Every bot process takes from the same bucket (one HASH key, one slot, one script), beside each
+group's own budget (`tgbot.budget`). A few tokens are a reserve that only urgent sends may take:
+a player's private messages go before group posts when the bot is busy. Private messages are
+urgent unless the caller says otherwise (`urgency`): delivery marks the live messages of
+players who are not to move as not urgent, so the player to move (and the player whose tap is
+being answered) goes first. A spent bucket says how long to wait; the caller returns the usual retry
+outcome, so the outbox keeps the item owed and nothing sleeps in a handler.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from .keys import Keys
+from .redis_client import RedisClient
+
+BOT_MESSAGES_PER_SECOND = 30.0
+BURST = 30.0  # the bucket's size: at most a second's worth at once
+RESERVE = 5.0  # tokens only urgent sends may take
+
+# KEYS: the bucket. ARGV: now, rate, size, the tokens that must stay after this take.
+# A clock behind the bucket's (another process's) adds nothing and takes as usual.
+_TAKE = """
+local now = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local size = tonumber(ARGV[3])
+local keep = tonumber(ARGV[4])
+local got = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(got[1]) or size
+local at = tonumber(got[2]) or now
+if now > at then
+  tokens = math.min(size, tokens + (now - at) * rate)
+  at = now
+end
+local wait = 0
+if tokens - 1 >= keep then
+  tokens = tokens - 1
+else
+  wait = (keep + 1 - tokens) / rate
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(at))
+redis.call('EXPIRE', KEYS[1], 60)
+return tostring(wait)
+"""
+
+# KEYS: the bucket. ARGV: now, rate, seconds: empty it so that it refills `seconds` from now.
+_HOLD = """
+local tokens = -tonumber(ARGV[2]) * tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', ARGV[1])
+redis.call('EXPIRE', KEYS[1], 60 + math.ceil(tonumber(ARGV[3])))
+return 1
+"""
+
+
+_URGENT: ContextVar[bool | None] = ContextVar("urgent", default=None)
+
+
+@contextmanager
+def urgency(urgent: bool) -> Iterator[None]:
+    """Private sends made inside are urgent (may take the reserve) or not."""
+    token = _URGENT.set(urgent)
+    try:
+        yield
+    finally:
+        _URGENT.reset(token)
+
+
+def is_urgent(chat_id: int) -> bool:
+    """Whether a send to this chat may take the reserve: a private chat's, unless marked not
+    urgent; never a group's."""
+    marked = _URGENT.get()
+    return chat_id > 0 and (marked is None or marked)
+
+
+class BotBudget:
+    """The bot-wide send budget shared by every process."""
+
+    def __init__(
+        self,
+        redis: RedisClient,
+        *,
+        prefix: str,
+        rate: float = BOT_MESSAGES_PER_SECOND,
+        size: float = BURST,
+        reserve: float = RESERVE,
+    ) -> None:
+        self.key = Keys(prefix).bot_budget()
+        self.rate = rate
+        self.size = size
+        self.reserve = reserve
+        self._take = redis.register_script(_TAKE)
+        self._hold = redis.register_script(_HOLD)
+
+    async def take(self, now: float, *, urgent: bool) -> float:
+        """Use one send: 0 if allowed now, else seconds to wait (urgent sends may use the
+        reserve)."""
+        keep = 0.0 if urgent else self.reserve
+        raw = await self._take(keys=[self.key], args=[now, self.rate, self.size, keep])
+        text = raw.decode() if isinstance(raw, bytes) else str(raw)
+        return max(0.0, float(text))
+
+    async def hold(self, now: float, seconds: float) -> None:
+        """Telegram said 429 outside a group: nothing is sent for `seconds` (its retry_after)."""
+        await self._hold(keys=[self.key], args=[now, self.rate, seconds])
