@@ -183,6 +183,7 @@ def send_photo(state: EmulatorState, params: Params) -> JsonDict:
         caption_entities=caption.entities,
         raw_caption=params.text("caption"),
         reply_markup=markup,
+        show_caption_above_media=params.flag("show_caption_above_media"),
     )
     message = state.send_as_bot(chat, content, thread_id=thread_id, reply_to=reply_to)
     return state.message_to_api(message)

@@ -118,6 +118,7 @@ class Content:
     photo: Photo | None = None
     animation: Animation | None = None
     reply_markup: JsonDict | None = None
+    show_caption_above_media: bool = False
     raw_text: str | None = field(default=None, compare=False)
     raw_caption: str | None = field(default=None, compare=False)
     edit_date: int | None = field(default=None, compare=False)

@@ -681,6 +681,8 @@ class EmulatorState:
             out["caption"] = content.caption
             if content.caption_entities:
                 out["caption_entities"] = list(content.caption_entities)
+            if content.show_caption_above_media:
+                out["show_caption_above_media"] = True
         if content.reply_markup is not None:
             out["reply_markup"] = content.reply_markup
         if content.edit_date is not None:

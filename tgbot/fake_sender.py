@@ -27,6 +27,7 @@ class Message:
     deleted: bool = False
     edits: int = 0
     receiver: int | None = None  # of an ephemeral message (its id counts apart)
+    above: bool = False  # a photo's caption shown above it
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +130,17 @@ class FakeSender:
         png: bytes,
         caption: str,
         keyboard: Keyboard | None = None,
+        *,
+        above: bool = False,
     ) -> Sent:
         """Post a photo in a group, unless it moved or its budget is spent."""
-        return await self._send("group_photo", chat_id, "photo", caption, keyboard, thread_id)
+        sent = await self._send("group_photo", chat_id, "photo", caption, keyboard, thread_id)
+        if sent.ok and above:
+            for m in reversed(self.messages):
+                if (m.chat_id, m.message_id) == (chat_id, sent.message_id):
+                    m.above = True
+                    break
+        return sent
 
     async def group_animation(
         self,

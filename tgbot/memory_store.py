@@ -34,6 +34,7 @@ class MemoryStore(Updating):
         self._outbox: set[GameId] = set()
         self._user_languages: dict[int, Language] = {}
         self._group_languages: dict[int, Language] = {}
+        self._reachable: set[int] = set()
 
     def _live(self, game_id: GameId) -> _Stored | None:
         stored = self._games.get(game_id)
@@ -140,6 +141,14 @@ class MemoryStore(Updating):
     async def set_user_language(self, user_id: int, language: Language) -> None:
         """Remember a user's language."""
         self._user_languages[user_id] = language
+
+    async def reachable(self, user_id: int) -> bool:
+        """Whether the user started the bot in private."""
+        return user_id in self._reachable
+
+    async def set_reachable(self, user_id: int) -> None:
+        """Remember that the user started the bot in private."""
+        self._reachable.add(user_id)
 
     async def group_language(self, chat_id: int) -> Language | None:
         """The language a group chose, if any."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from html import escape
 
-from engine import Edition
+from engine import Edition, Role
 from engine.events import GameEnded, GoldStolen
 
 from . import lobby_texts, presenter, round_texts
@@ -236,3 +236,47 @@ def unreachable(lang: Language, *, name: str, bot: str) -> str:
         name=name,
         bot=bot,
     )
+
+
+# ---------------------------------------------------------------- a player's private notices
+# Each goes to its own player's private chat alone (`Owed.private_texts`): what it tells
+# (a role, a payout, a total) is theirs to know.
+
+
+@notice
+def hat_swapped(lang: Language, *, record: GameRecord, by: int, me: int, role: str) -> str:
+    """Swap your hats played at `me` by `by`: their new role (`role`: its name)."""
+    return round_texts.hats_note(lang, presenter.names_of(record, lang), by, me, Role[role])
+
+
+@notice
+def hand_swapped(lang: Language, *, record: GameRecord, by: int) -> str:
+    """Swap your hand played at a player by `by`."""
+    return round_texts.hand_note(lang, presenter.names_of(record, lang), by)
+
+
+@notice
+def trapped(lang: Language, *, record: GameRecord, by: int) -> str:
+    """Trapped! played at a player by `by`."""
+    return round_texts.trapped_note(lang, presenter.names_of(record, lang), by)
+
+
+@notice
+def round_paid(lang: Language, *, round: int, nuggets: int, total: int) -> str:
+    """What a player received at a round's end, and their total."""
+    return round_texts.received_note(lang, round, nuggets, total)
+
+
+@notice
+def gold_stolen(
+    lang: Language, *, record: GameRecord, me: int, thief: int, victim: int, total: int
+) -> str:
+    """A theft told to its thief or its victim (`me`), with their total."""
+    names = presenter.names_of(record, lang)
+    return round_texts.theft_note(lang, names, me, thief, victim, total)
+
+
+@notice
+def final_place(lang: Language, *, place: int, count: int, gold: int, tied: bool) -> str:
+    """A player's place at the game's end."""
+    return round_texts.place_note(lang, place, count, gold, tied)

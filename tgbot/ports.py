@@ -116,8 +116,11 @@ class Sender(Protocol):
         png: bytes,
         caption: str,
         keyboard: Keyboard | None = None,
+        *,
+        above: bool = False,
     ) -> Sent:
-        """Send a photo with an HTML caption to a group, within the group's budget."""
+        """Send a photo with an HTML caption to a group, within the group's budget (`above`:
+        the caption shown above the picture)."""
         ...
 
     async def group_animation(

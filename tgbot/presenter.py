@@ -211,13 +211,14 @@ def _card(tr: Texts, card: Card) -> str:
 def board_caption(
     state: GameState, names: Mapping[int, str], lang: Language, last_move: Sequence[str] = ()
 ) -> str:
-    """The caption of the board post: the last move, the round, the deck, who plays next."""
+    """The caption of the board post, shown above its picture: the round, the deck and who
+    plays next first, then the last move."""
     footer = board_footer(state, names, lang)
-    return "\n".join([*last_move, footer] if footer else last_move)
+    return "\n".join([footer, *last_move] if footer else last_move)
 
 
 def board_footer(state: GameState, names: Mapping[int, str], lang: Language) -> str:
-    """The board caption's last lines: the round, the deck, who plays next ("" when over)."""
+    """The board caption's status lines: the round, the deck, who plays next ("" when over)."""
     tr = texts(lang)
     view = public_view(state)
     if view.current is None:

@@ -256,6 +256,14 @@ class RedisStore(Updating):
         """Remember a user's language."""
         await self.redis.hset(self.keys.user(user_id), "lang", language.code)
 
+    async def reachable(self, user_id: int) -> bool:
+        """Whether the user started the bot in private (the field `started` of their settings)."""
+        return bool(await self.redis.hexists(self.keys.user(user_id), "started"))
+
+    async def set_reachable(self, user_id: int) -> None:
+        """Remember that the user started the bot in private."""
+        await self.redis.hset(self.keys.user(user_id), "started", "1")
+
     async def group_language(self, chat_id: int) -> Language | None:
         """The language a group chose with /lang, if any."""
         return await self._language(self.keys.group(chat_id))

@@ -119,6 +119,14 @@ class Store(Protocol):
         """Remember a user's language."""
         ...
 
+    async def reachable(self, user_id: int) -> bool:
+        """Whether the user started the bot in private (so it may write to them)."""
+        ...
+
+    async def set_reachable(self, user_id: int) -> None:
+        """Remember that the user started the bot in private."""
+        ...
+
     async def group_language(self, chat_id: int) -> Language | None:
         """The language a group chose, if any."""
         ...

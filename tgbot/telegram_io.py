@@ -244,8 +244,11 @@ class Sender:
         png: bytes,
         caption: str,
         keyboard: Sequence[Sequence[Button]] | None = None,
+        *,
+        above: bool = False,
     ) -> Sent:
-        """Send a photo with an HTML caption to a group, within the group's budget."""
+        """Send a photo with an HTML caption to a group, within the group's budget (`above`:
+        the caption shown above the picture)."""
         spent = await self._spend(chat_id)
         if spent is not None:
             return spent
@@ -261,6 +264,7 @@ class Sender:
                 parse_mode=ParseMode.HTML,
                 message_thread_id=thread_id,
                 reply_markup=markup(keyboard),
+                show_caption_above_media=above or None,
             ),
             chat_id=chat_id,
             new=True,

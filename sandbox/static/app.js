@@ -230,8 +230,9 @@ function messageNode(message, pane, selfId) {
         isBot ? el("span", { class: "bot-tag" }, "bot") : null),
     );
   }
+  let img = null;
   if (media && message.emulator.photo_url) {
-    const img = el("img", {
+    img = el("img", {
       class: "photo",
       "data-testid": "message-photo",
       src: message.emulator.photo_url,
@@ -253,6 +254,8 @@ function messageNode(message, pane, selfId) {
   } else {
     bubble.append(el("div", { class: "text photo-meta" }, meta));
   }
+  // Bot API 7.3: show_caption_above_media puts the caption over the picture.
+  if (img && text && message.show_caption_above_media) bubble.append(img);
   const ephemeral = Boolean(message.emulator && message.emulator.ephemeral);
   if (ephemeral) {
     // Bot API 10.2: an ephemeral message, which this seat alone sees in the group.

@@ -3,9 +3,10 @@ calls (5xx, resets, timeouts before and after carrying the call out, slow answer
 
 What a game owes the group is worked out independently of delivery, by replaying the moves the
 players confirmed with the engine: every move line, round summary (with its who-did-what), round
-replay and scoreboard line must be shown exactly once, every board caption must end with whose
-turn it is, and the group must end with one board, its copies from timed-out sends deleted. No
-game stalls, and no saved move is answered with "try again".
+replay and scoreboard line must be shown exactly once, every board caption must start with
+the status saying whose turn it is (shown above the picture), and the group must end with one
+board, its copies from timed-out sends deleted. No game stalls, and no saved move is answered
+with "try again".
 """
 
 from __future__ import annotations
@@ -260,8 +261,9 @@ async def test_a_whole_game_under_faults_shows_everything_once(faulty: World, se
 
     boards = [m for m in posts if m.content.photo and not is_final(m)]
     your_turn = footers(record)[1]
-    for board in boards:  # every board but the rounds' final ones ends saying whose turn it is
-        assert your_turn.match(raw(board).split("\n")[-1]), raw(board)
+    for board in boards:  # every board but the rounds' final ones starts saying whose turn it is
+        assert your_turn.match(raw(board).split("\n")[1]), raw(board)
+        assert board.content.show_caption_above_media, raw(board)
     bot = world.state.bot.id
     visible = [m for m in world.state.messages(chat) if m.content.photo and m.sender_id == bot]
     assert len(visible) == 3 and all(is_final(m) for m in visible), "the three final boards"

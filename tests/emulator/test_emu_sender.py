@@ -68,6 +68,20 @@ async def test_each_fault_is_an_outcome_delivery_can_act_on(
     assert await sender.posts.latest(people.group.id) == again.message_id
 
 
+async def test_a_photo_s_caption_can_be_shown_above_it(
+    emulator: BotApiEmulator, sender: Sender, people: People
+) -> None:
+    above = await sender.group_photo(people.group.id, None, _png(), "Round 1/3", above=True)
+    below = await sender.group_photo(people.group.id, None, _png(), "a replay")
+    assert above.message_id is not None and below.message_id is not None
+    shown = {m.message_id: m for m in emulator.state.messages(people.group.id)}
+    assert shown[above.message_id].content.show_caption_above_media
+    assert not shown[below.message_id].content.show_caption_above_media
+    api = emulator.state.message_to_api(shown[above.message_id])
+    assert api["show_caption_above_media"] is True and api["caption"] == "Round 1/3"
+    assert "show_caption_above_media" not in emulator.state.message_to_api(shown[below.message_id])
+
+
 async def test_a_429_storm_holds_the_groups_budget(
     emulator: BotApiEmulator, sender: Sender, people: People
 ) -> None:

@@ -201,6 +201,8 @@ def board_bytes(page: Page) -> tuple[str, bytes]:
     expect(photos).to_have_count(1)  # one board post: the previous one is deleted
     src = str(photos.evaluate("img => img.src"))
     assert src.startswith("http"), "the board has a picture"
+    # Its caption (the status first) is shown above it, as show_caption_above_media asks.
+    assert photos.evaluate("img => img.previousElementSibling.dataset.testid") == "message-text"
     response = page.request.get(src)
     assert response.ok
     return src, response.body()

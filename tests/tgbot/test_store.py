@@ -367,6 +367,14 @@ async def test_languages_are_remembered_per_user_and_per_group(store: Store) -> 
     assert await store.group_language(CHAT + 1) is None
 
 
+async def test_a_user_who_started_the_bot_is_remembered_with_their_language(store: Store) -> None:
+    assert not await store.reachable(5)
+    await store.set_reachable(5)
+    await store.set_user_language(5, Language("ko"))
+    assert await store.reachable(5) and not await store.reachable(6)
+    assert await store.user_language(5) == Language("ko")
+
+
 async def test_every_key_carries_the_prefix_and_game_keys_a_hash_tag(
     redis_store: RedisStore, redis_client: Redis, key_prefix: str
 ) -> None:

@@ -76,7 +76,7 @@ async def test_a_computer_s_move_is_announced_like_anyone_s(table: Table) -> Non
     assert record.state is not None and record.state.version == version + 1
     assert record.owed.is_empty
     board = table.sender.live(GROUP, "photo")[-1]
-    assert board.text.startswith(f"🤖 {name} ")
+    assert board.text.split("\n")[2].startswith(f"🤖 {name} ")  # after the status lines
     assert f'href="tg://user?id={computer_id}"' not in board.text
     assert len(record.moves) == record.state.version
 

@@ -266,8 +266,11 @@ async def test_many_move_lines_never_cut_the_caption_or_the_mention(table: Table
         assert shown.count(line) >= 1
     texts = [m.text for m in table.sender.messages if m.chat_id == GROUP and m.kind == "text"]
     assert any(lines[0] in t for t in texts)  # the oldest lines went first, as a text
-    board = table.sender.live(GROUP, "photo")[-1].text
-    assert visible(board) <= CAPTION_LIMIT and board.rstrip().endswith("your turn!")
+    post = table.sender.live(GROUP, "photo")[-1]
+    board = post.text
+    assert visible(board) <= CAPTION_LIMIT and post.above  # the status first, above the picture
+    status, turn, *_ = board.split("\n")
+    assert status.startswith("Round ") and turn.endswith("your turn!"), board
     assert board.count("<a ") == board.count("</a>")
 
 

@@ -95,6 +95,36 @@ async def test_joining_by_the_link_adds_the_player_and_redraws_the_lobby(table: 
     assert await table.store.user_games(BOB) == (gid,)
 
 
+async def test_new_joins_its_creator_once_they_started_the_bot_in_private(table: Table) -> None:
+    await table.service.open_link(person(ANN), None)  # /start in private: the bot may write
+    supergroup = -1001234567
+    gid = await table.open(ANN, where=place(supergroup))
+    record = await table.record(gid)
+    assert [p.user_id for p in record.lobby.players] == [ANN]
+    assert await table.store.user_games(ANN) == (gid,)
+    (lobby,) = table.group(supergroup)
+    assert "Ann" in lobby.text and record.messages.lobby == lobby.message_id
+    (hello,) = [m for m in table.sender.live(ANN) if "You joined the game in" in m.text]
+    assert hello.text.startswith("You joined the game in <b>The Mine</b>")
+    assert hello.keyboard is not None, "a link back to the lobby"
+    (back,) = [b for row in hello.keyboard for b in row]
+    assert back.url == f"https://t.me/c/1234567/{lobby.message_id}"
+    assert not record.owed.private_texts
+    await table.join(gid, ANN)  # the Join link now says so and changes nothing
+    assert table.said(ANN)[-1] == "You are already in this game."
+    assert len((await table.record(gid)).lobby.players) == 1
+
+
+async def test_new_leaves_a_creator_the_bot_cannot_write_to_to_join_by_the_link(
+    table: Table,
+) -> None:
+    gid = await table.open(ANN)  # Ann never started the bot in private
+    assert (await table.record(gid)).lobby.players == ()
+    assert table.said(ANN) == [] and await table.store.user_games(ANN) == ()
+    await table.join(gid, ANN)
+    assert [p.user_id for p in (await table.record(gid)).lobby.players] == [ANN]
+
+
 async def test_joining_twice_says_so(table: Table) -> None:
     gid = await table.open()
     await table.join(gid, BOB, BOB)

@@ -257,3 +257,14 @@ async def test_a_finished_game_answers_taps_as_over(table: Table) -> None:
     assert await table.store.save(over, record.rev)
     toast = await table.hand_tap(ANN, ShowHand(gid, 0))
     assert toast.text == "This game is over."
+
+
+async def test_the_board_post_says_whose_turn_first_above_the_picture(table: Table) -> None:
+    gid = await table.start()
+    await table.discard(gid)
+    post = table.sender.live(GROUP, "photo")[-1]
+    status, turn, *moves = post.text.split("\n")
+    state = await table.state(gid)
+    assert post.above, "the caption is shown above the picture"
+    assert status == f"Round 1/3 · deck {len(state.deck)}", post.text
+    assert turn.endswith("your turn!") and moves and "discarded" in " ".join(moves), post.text

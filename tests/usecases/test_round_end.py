@@ -106,6 +106,10 @@ async def test_each_player_privately_learns_what_they_received_and_their_total(
         for text in table.sender.ever_shown(uid):
             for number, got in re.findall(r"Round (\d): you received (\d+) gold", text):
                 assert received.get((int(number), uid), 0) == int(got), (uid, text)
+        # Each payout is a message of its own that stays, once per round.
+        paid = [m.text for m in table.sender.live(uid, "text") if "you received" in m.text]
+        assert len(paid) == 3, (uid, paid)
+        assert all("Round" in t for t in paid)
 
 
 async def test_the_game_end_shows_each_round_s_gold_and_each_player_s_place(
@@ -124,14 +128,18 @@ async def test_the_game_end_shows_each_round_s_gold_and_each_player_s_place(
         per_round = " · ".join(str(r[seat]) for r in rounds)
         assert f"{state.gold[seat]} gold ({per_round})" in end.text
     best = max(state.gold)
+    places = ("🏆 You won", "You finished in place")
     for seat, uid in enumerate(state.players):
-        (hand,) = table.sender.live(uid, "photo")
+        # Its own message, which stays (not a line of the live message, gone at its redraw).
+        (told,) = [m for m in table.sender.live(uid, "text") if m.text.startswith(places)]
         if state.gold[seat] == best:
-            assert "🏆 You won" in hand.text, hand.text
+            assert told.text.startswith("🏆 You won"), told.text
         else:
             place = 1 + sum(1 for g in state.gold if g > state.gold[seat])
             expected = f"You finished in place {place} of 4, with {state.gold[seat]} gold."
-            assert hand.text.endswith(expected), hand.text
+            assert told.text == expected, told.text
+    for text in table.said(GROUP):
+        assert not text.startswith(places), text
 
 
 async def test_the_group_sees_no_gold_amount_before_the_game_ends(table: Table) -> None:
@@ -209,6 +217,7 @@ async def test_cards_played_at_a_player_notify_them_alone(table: Table) -> None:
             new = table.sender.messages[before:]
             told = [m for m in new if NOTICES[action.card] in m.text]
             assert told and all(m.chat_id == target for m in told), (action.card, told)
+            assert all(m.kind == "text" for m in told), "a message of its own"
             assert any(m.kind == "photo" and m.chat_id == target for m in new), "sent anew"
             if action.card is Card.SWAP_HATS:
                 after = (await table.state(gid)).roles[state.players.index(target)]
@@ -217,3 +226,6 @@ async def test_cards_played_at_a_player_notify_them_alone(table: Table) -> None:
     assert len(played) == 3
     for text in table.said(GROUP):
         assert not any(n in text for n in NOTICES.values()), text
+    for card, _, target in played:  # it stays: a later redraw of the live message keeps it
+        kept = [m for m in table.sender.live(target, "text") if NOTICES[card] in m.text]
+        assert kept, card

@@ -81,6 +81,13 @@ async def test_the_thief_chooses_from_a_private_menu_and_the_group_learns_who_fr
     said = "\n".join(table.said(GROUP))
     assert "steals a gold nugget from" in said and "Round 2 begins" in said
     assert "Your gold" not in said and "nuggets" not in said.replace("a gold nugget", "")
+    # The thief and the victim each learn it in a message of their own, with their own total.
+    (mine,) = [m.text for m in table.sender.live(thief, "text") if "You stole" in m.text]
+    assert mine.endswith("You have 1 gold.")
+    (robbed,) = [m.text for m in table.sender.live(victim, "text") if "stole a gold" in m.text]
+    assert "from you. You have 1 gold." in robbed
+    for p in set(state.players) - {thief, victim}:
+        assert not any("stole a gold" in t for t in table.sender.ever_shown(p)), p
 
 
 @pytest.mark.rule("deluxe.payout.theft")

@@ -301,7 +301,7 @@ async def _board(ctx: Context, record: GameRecord) -> None:
         ctx,
         record,
         lambda: ctx.sender.group_photo(
-            record.chat_id, record.thread_id, png, caption, board_keyboard(record)
+            record.chat_id, record.thread_id, png, caption, board_keyboard(record), above=True
         ),
         done,
     )

@@ -51,9 +51,11 @@ PRACTICE_OPPONENTS = 3  # computer players of a new practice game (its set-up of
 
 
 async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
-    """/new: open a lobby in this chat (or topic) unless a game is active there."""
+    """/new: open a lobby in this chat (or topic) unless a game is active there; its creator
+    joins it at once when they started the bot in private (it can write to them)."""
     lang = await ctx.group_language(place.chat_id)
     now = ctx.now()
+    joins = await ctx.store.reachable(person.user_id)
     record = GameRecord(
         game_id=ctx.new_id(),
         chat_id=place.chat_id,
@@ -65,6 +67,8 @@ async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
         title=place.title,
         creator_name=person.name,
     )
+    if joins:
+        record = await _creator_joined(ctx, record, person)
     try:
         record = await _create(ctx, place, record)
     except ChatBusyError:
@@ -78,8 +82,23 @@ async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
             place, tr.gettext("A game is already running here. /status shows whose turn it is.")
         )
         return
+    if joins:
+        await ctx.store.add_user_game(person.user_id, record.game_id)
     await keep_lobby(ctx, record)
     await post_lobby(ctx, record)
+    if joins:
+        await ctx.deliver(record.game_id)  # "you joined", with its link to the lobby just posted
+
+
+async def _creator_joined(ctx: Context, record: GameRecord, person: Person) -> GameRecord:
+    """A new lobby with its creator in it, owing them "you joined" (in their language)."""
+    me = LobbyPlayer(person.user_id, person.name, await ctx.user_language(person), person.username)
+    hello = notices.said(notice_texts.joined, chat=presenter.escape_text(record.title))
+    return dataclasses.replace(
+        record,
+        lobby=dataclasses.replace(record.lobby, players=(me,)),
+        owed=owe(record.owed, private_texts=[(person.user_id, hello)]),
+    )
 
 
 async def practice(ctx: Context, person: Person) -> None:

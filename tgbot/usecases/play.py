@@ -65,6 +65,7 @@ async def open_link(ctx: Context, person: Person, payload: str | None) -> None:
     private chat refused the bot (blocked, never started) gets their cards at once.
     """
     tr = texts(await ctx.user_language(person))
+    await ctx.store.set_reachable(person.user_id)  # /new in a group joins them from now on
     link = parse_start_payload(payload)
     if isinstance(link, JoinLink):
         await join(ctx, link.game, person)

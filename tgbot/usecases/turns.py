@@ -27,7 +27,7 @@ from ..archives import round_deeds, round_end
 from ..notices import GameOver, Message, RoundOver, Told, as_message, said, told
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Status, is_computer_id
-from .context import FINISHED_TTL_SECONDS, Context, player_language
+from .context import FINISHED_TTL_SECONDS, Context
 
 _PRIVATE_EVENTS = GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived
 
@@ -82,7 +82,7 @@ def owed_after(
         assert thief is not None
         moves.append(said(notice_texts.thief_choosing, thief=thief))
     people = [u for u in state.players if not is_computer_id(u)]
-    notes, told_privately = private_notices(record, state, events)
+    notices, told_privately = private_notices(record, state, events)
     ended = next((e for e in events if isinstance(e, GameEnded)), None)
     if ended is not None:
         final = state.results[-1].round in finals
@@ -97,7 +97,7 @@ def owed_after(
             lines=moves,
             board_version=None if final else state.version,
             edits=people,
-            notes=notes,
+            private_texts=notices,
             replays=replays if record.is_practice else [*replays, END],
         )
     new_round = any(isinstance(e, RoundStarted) for e in events)
@@ -115,7 +115,7 @@ def owed_after(
         board_version=state.version,
         fresh=[*fresh, *(u for u in told_privately if u in people)],
         edits=[u for u in people if u in touched],
-        notes=[(u, n) for u, n in notes if u in people],
+        private_texts=notices,
         replays=replays,
     )
 
@@ -127,26 +127,24 @@ def final_board(number: int) -> int:
 
 def private_notices(
     record: GameRecord, state: GameState, events: Sequence[Event]
-) -> tuple[list[tuple[int, str]], list[int]]:
-    """The lines a move owes players privately (each in their language), and the players the
-    move acted on, whose live message comes anew so that they notice: a hat or a hand swapped
-    with them, a trap, a theft; at a round's end what each received and their total; at the
-    game's end their place."""
-    names = presenter.names_of(record)
+) -> tuple[list[tuple[int, Message]], list[int]]:
+    """The notices a move owes players privately, each to its own player's private chat (made
+    in their language at delivery), and the players the move acted on, whose live message comes
+    anew so that they notice: a hat or a hand swapped with them, a trap, a theft; at a round's
+    end what each received and their total; at the game's end their place."""
     people = [u for u in state.players if not is_computer_id(u)]
     gold = dict(zip(state.players, state.gold, strict=True))
-    notes: list[tuple[int, str]] = []
+    notes: list[tuple[int, Message]] = []
     acted_on: list[int] = []
 
-    def say(user: int, line: str, *, notify: bool = False) -> None:
+    def say(user: int, message: Message, *, notify: bool = False) -> None:
         if user in people:
-            notes.append((user, line))
+            notes.append((user, message))
             if notify and user not in acted_on:
                 acted_on.append(user)
 
     for i, e in enumerate(events):
-        lang = player_language(record, e.target) if isinstance(e, ActionPlayed) else None
-        if isinstance(e, ActionPlayed) and lang is not None:
+        if isinstance(e, ActionPlayed):
             if e.card is Card.SWAP_HATS:
                 role = next(
                     (
@@ -157,12 +155,12 @@ def private_notices(
                     None,
                 )
                 if role is not None:
-                    line = round_texts.hats_note(lang, names, e.player, e.target, role)
-                    say(e.target, line, notify=e.target != e.player)
+                    hat = said(notice_texts.hat_swapped, by=e.player, me=e.target, role=role.name)
+                    say(e.target, hat, notify=e.target != e.player)
             elif e.card is Card.SWAP_HAND:
-                say(e.target, round_texts.hand_note(lang, names, e.player), notify=True)
+                say(e.target, said(notice_texts.hand_swapped, by=e.player), notify=True)
             elif e.card is Card.TRAPPED:
-                say(e.target, round_texts.trapped_note(lang, names, e.player), notify=True)
+                say(e.target, said(notice_texts.trapped, by=e.player), notify=True)
         elif isinstance(e, RoundEnded):
             received = {
                 x.player: x.nuggets
@@ -170,24 +168,31 @@ def private_notices(
                 if isinstance(x, GoldReceived) and x.audience == x.player
             }
             for u in people:
-                line = round_texts.received_note(
-                    player_language(record, u), e.result.round, received.get(u, 0), gold[u]
+                paid = said(
+                    notice_texts.round_paid,
+                    round=e.result.round,
+                    nuggets=received.get(u, 0),
+                    total=gold[u],
                 )
-                say(u, line)
+                say(u, paid)
         elif isinstance(e, GoldStolen):  # public: who from whom; each of the two is told
             for me in dict.fromkeys((e.thief, e.victim)):  # their own total, privately
-                line = round_texts.theft_note(
-                    player_language(record, me), names, me, e.thief, e.victim, gold[me]
+                theft = said(
+                    notice_texts.gold_stolen, me=me, thief=e.thief, victim=e.victim, total=gold[me]
                 )
-                say(me, line, notify=True)
+                say(me, theft, notify=True)
         elif isinstance(e, GameEnded):
             place = round_texts.places(e.gold)
             for u in people:
                 tied = len(e.winners) > 1
-                line = round_texts.place_note(
-                    player_language(record, u), place[u], len(e.gold), gold[u], tied
+                final = said(
+                    notice_texts.final_place,
+                    place=place[u],
+                    count=len(e.gold),
+                    gold=gold[u],
+                    tied=tied,
                 )
-                say(u, line)
+                say(u, final)
     return notes, acted_on
 
 
