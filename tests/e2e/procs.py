@@ -480,7 +480,9 @@ async def open_game(table: Table, players: list[User], title: str) -> tuple[int,
 
     await until(joined, timeout=20)
     await table.quiet()
-    lobby = state.message(chat, lobby.message_id)
+    # The lobby message the record points to: a send that timed out under load may have been
+    # sent again (its copy deleted), so it need not be the first one seen.
+    lobby = state.message(chat, (await loaded(table.store, gid)).messages.lobby or 0)
     (start,) = data_of(lobby, StartGame)
     query = await table.tap(creator, lobby, start)
     record = await loaded(table.store, gid)
@@ -525,7 +527,8 @@ def board_photos(table: Table, chat_id: int) -> list[Message]:
 
 
 def caption_tail(record: GameRecord, state: GameState) -> str:
-    """The part of a board caption that names the state it shows (round, deck, who is next)."""
+    """The part of a board caption that names the state it shows (round, deck, who is next):
+    its first lines."""
     return presenter.board_caption(state, presenter.names_of(record), record.language)
 
 
@@ -542,7 +545,7 @@ def assert_one_board_per_state(table: Table, record: GameRecord) -> None:
     tail = caption_tail(record, record.state)
     width = tail.count("\n") + 1
     raw = visible[0].content.raw_caption or ""
-    assert raw.endswith(tail), (raw, tail)
-    tails = ["\n".join((m.content.raw_caption or "").split("\n")[-width:]) for m in photos]
+    assert raw.startswith(tail), (raw, tail)
+    tails = ["\n".join((m.content.raw_caption or "").split("\n")[:width]) for m in photos]
     doubled = sorted({x for x in tails if tails.count(x) > 1})
     assert not doubled, f"a state got two board posts: {doubled}"

@@ -92,6 +92,8 @@ async def start(table: Table, game: Game) -> None:
     """The creator taps Start (twice if the lobby's buttons were out of date: a lobby edit of
     one process can land after a newer one of the other, see the test at the end)."""
     for _ in range(2):
+        # The lobby the record points to (a send that timed out may have been sent again).
+        game.lobby = (await loaded(table.store, game.gid)).messages.lobby or game.lobby
         lobby = table.emu.state.message(game.chat, game.lobby)
         (data,) = data_of(lobby, StartGame)
         query = await table.tap(game.players[0], lobby, data)
