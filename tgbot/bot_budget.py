@@ -69,6 +69,26 @@ def urgency(urgent: bool) -> Iterator[None]:
         _URGENT.reset(token)
 
 
+_REPLY: ContextVar[bool] = ContextVar("reply", default=False)
+
+
+@contextmanager
+def replying() -> Iterator[None]:
+    """Private sends made inside answer a person's own tap (the next screen of their menu):
+    they are not held back by the bot-wide budget, as the tap's answer is not (the person is
+    looking at that message, waiting for it)."""
+    token = _REPLY.set(True)
+    try:
+        yield
+    finally:
+        _REPLY.reset(token)
+
+
+def is_reply(chat_id: int) -> bool:
+    """Whether a send answers a person's own tap in their private chat (see `replying`)."""
+    return chat_id > 0 and _REPLY.get()
+
+
 def is_urgent(chat_id: int) -> bool:
     """Whether a send to this chat may take the reserve: a private chat's, unless marked not
     urgent; never a group's."""

@@ -22,7 +22,7 @@ from telegram.error import (
 )
 
 from . import fitting, metrics
-from .bot_budget import is_urgent
+from .bot_budget import is_reply, is_urgent
 from .callback import encode
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .memory_ports import MemoryPosts
@@ -191,7 +191,7 @@ class Sender:
     async def _spend_bot(self, chat_id: int) -> Sent | None:
         """Take one send from the bot-wide budget (a private chat's is urgent unless marked
         otherwise, `bot_budget.urgency`); a RETRY outcome when it is spent."""
-        if self.bot_budget is None:
+        if self.bot_budget is None or is_reply(chat_id):
             return None
         wait = await self.bot_budget.take(self.clock(), urgent=is_urgent(chat_id))
         if wait > 0:

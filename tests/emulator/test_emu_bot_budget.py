@@ -10,7 +10,7 @@ from telegram import Bot
 
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
-from tgbot.bot_budget import BotBudget, urgency
+from tgbot.bot_budget import BotBudget, replying, urgency
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.ports import Fate
 from tgbot.redis_client import RedisClient
@@ -70,3 +70,22 @@ async def test_private_messages_marked_not_urgent_leave_the_reserve(
     with urgency(True):
         assert (await sender.private_text(people.alice.id, "your turn")).ok
     assert not [m for m in emulator.state.messages(people.bob.id) if m.sender_id == bot.id]
+
+
+async def test_the_next_screen_of_a_tap_is_not_held_by_a_spent_budget(
+    emulator: BotApiEmulator, bot: Bot, people: People, server_client: RedisClient, key_prefix: str
+) -> None:
+    """A person's own menu step answers their tap: it goes out with the budget spent, while
+    other private sends (and group posts) still wait."""
+    budget = BotBudget(server_client, prefix=key_prefix, rate=1.0, size=1, reserve=0)
+    frozen = emulator.state.now()
+    sender = Sender(bot, None, lambda: frozen, MemoryPosts(), budget)
+    hand = await sender.private_text(people.alice.id, "your hand")  # the last token
+    assert hand.ok and hand.message_id is not None
+    assert (await sender.private_text(people.bob.id, "later")).fate is Fate.RETRY
+    with replying():
+        step = await sender.edit_text(people.alice.id, hand.message_id, "pick a spot", None)
+        held = await sender.group_text(people.group.id, None, "board")
+    assert step.ok
+    assert held.fate is Fate.RETRY
+    assert emulator.state.message(people.alice.id, hand.message_id).content.text == "pick a spot"

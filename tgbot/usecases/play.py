@@ -13,6 +13,7 @@ from engine.cards import GOAL_SPOTS
 from engine.events import Event, GoalPeeked
 
 from .. import menus, presenter
+from ..bot_budget import replying
 from ..callback import Back, Command, GameId, ShowHand
 from ..i18n import Texts, texts
 from ..links import HandLink, JoinLink, parse_start_payload
@@ -269,7 +270,8 @@ async def _follow(
         # If Telegram fails this edit, the message keeps the screen before it (whose buttons
         # still work): the player taps again. Nothing is owed, so no later redraw undoes
         # the steps they take meanwhile.
-        await show(ctx, record, uid, outcome.screen, tapped=tapped)
+        with replying():  # the tapper waits for this screen: the bot's budget does not hold it
+            await show(ctx, record, uid, outcome.screen, tapped=tapped)
     elif outcome.after is After.MOVED:
         await after_move(ctx, record, outcome.before)
 
