@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from emulator import ephemeral_api, errors
+from emulator import dates, ephemeral_api, errors
 from emulator.errors import bad_request, not_found
 from emulator.limits import (
     CALLBACK_ANSWER_SECONDS,
@@ -153,7 +153,7 @@ def send_message(state: EmulatorState, params: Params) -> JsonDict:
     chat = state.bot_chat(params.chat_id())
     thread_id = params.integer("message_thread_id")
     state.check_thread(chat, thread_id)
-    text = _text(params)
+    text = _text(state, params)
     content = Content(
         text=text.text,
         entities=text.entities,
@@ -172,7 +172,7 @@ def send_photo(state: EmulatorState, params: Params) -> JsonDict:
     chat = state.bot_chat(params.chat_id())
     thread_id = params.integer("message_thread_id")
     state.check_thread(chat, thread_id)
-    caption = _caption(params.text("caption"), params.text("parse_mode"), params, "caption")
+    caption = _caption(state, params.text("caption"), params.text("parse_mode"), params, "caption")
     markup = _reply_markup(params)
     reply_to = _reply_to(state, chat.id, params)
     state.limiter.check(chat.id, is_group=chat.is_group)
@@ -194,7 +194,7 @@ def send_animation(state: EmulatorState, params: Params) -> JsonDict:
     chat = state.bot_chat(params.chat_id())
     thread_id = params.integer("message_thread_id")
     state.check_thread(chat, thread_id)
-    caption = _caption(params.text("caption"), params.text("parse_mode"), params, "caption")
+    caption = _caption(state, params.text("caption"), params.text("parse_mode"), params, "caption")
     markup = _reply_markup(params)
     reply_to = _reply_to(state, chat.id, params)
     state.limiter.check(chat.id, is_group=chat.is_group)
@@ -225,7 +225,7 @@ def edit_message_text(state: EmulatorState, params: Params) -> JsonDict:
     message = _own_message(state, params)
     if message.content.text is None:
         raise bad_request(errors.NO_TEXT_TO_EDIT)
-    text = _text(params)
+    text = _text(state, params)
     new = replace(
         message.content,
         text=text.text,
@@ -241,7 +241,7 @@ def edit_message_caption(state: EmulatorState, params: Params) -> JsonDict:
     message = _own_message(state, params)
     if message.content.photo is None and message.content.animation is None:
         raise bad_request(errors.NO_CAPTION_TO_EDIT)
-    caption = _caption(params.text("caption"), params.text("parse_mode"), params, "caption")
+    caption = _caption(state, params.text("caption"), params.text("parse_mode"), params, "caption")
     new = replace(
         message.content,
         caption=caption.text or None,
@@ -262,6 +262,7 @@ def edit_message_media(state: EmulatorState, params: Params) -> JsonDict:
         raise bad_request(errors.NO_MEDIA_TO_EDIT)
     raw_caption = media.get("caption")
     caption = _caption(
+        state,
         raw_caption if isinstance(raw_caption, str) else None,
         media.get("parse_mode"),
         Params({"caption_entities": media.get("caption_entities")}),
@@ -439,18 +440,31 @@ def get_file(state: EmulatorState, params: Params) -> JsonDict:
 # -- shared parameter rules -----------------------------------------------------------------------
 
 
-def _formatted(raw: str, parse_mode: object, entities: object) -> FormattedText:
+def _formatted(
+    state: EmulatorState, raw: str, parse_mode: object, entities: object
+) -> FormattedText:
+    """A text as Telegram stores it, from HTML or explicit entities; its `date_time` entities
+    name moments Telegram takes (`emulator.dates`)."""
+    formatted = _parsed(raw, parse_mode, entities)
+    dates.check_moments(formatted.entities, state.now())
+    return formatted
+
+
+def _parsed(raw: str, parse_mode: object, entities: object) -> FormattedText:
     if parse_mode is None or parse_mode == "":
         if isinstance(entities, list):
-            return FormattedText(raw, tuple(e for e in entities if isinstance(e, dict)))
+            given = (dates.explicit(e) for e in entities if isinstance(e, dict))
+            return FormattedText(raw, tuple(given))
         return trim(FormattedText(raw))
     if isinstance(parse_mode, str) and parse_mode.lower() == "html":
         return parse_html(raw)
     raise bad_request(errors.UNSUPPORTED_PARSE_MODE)
 
 
-def _text(params: Params) -> FormattedText:
-    text = _formatted(params.text("text") or "", params.text("parse_mode"), params.json("entities"))
+def _text(state: EmulatorState, params: Params) -> FormattedText:
+    text = _formatted(
+        state, params.text("text") or "", params.text("parse_mode"), params.json("entities")
+    )
     if not text.text:
         raise bad_request(errors.TEXT_EMPTY)
     if len(text.text) > MAX_TEXT_LENGTH:
@@ -458,8 +472,10 @@ def _text(params: Params) -> FormattedText:
     return text
 
 
-def _caption(raw: str | None, parse_mode: object, params: Params, name: str) -> FormattedText:
-    caption = _formatted(raw or "", parse_mode, params.json(f"{name}_entities"))
+def _caption(
+    state: EmulatorState, raw: str | None, parse_mode: object, params: Params, name: str
+) -> FormattedText:
+    caption = _formatted(state, raw or "", parse_mode, params.json(f"{name}_entities"))
     if len(caption.text) > MAX_CAPTION_LENGTH:
         raise bad_request(errors.CAPTION_TOO_LONG)
     return caption

@@ -38,7 +38,7 @@ def send_text(state: EmulatorState, params: Params) -> JsonDict:
     from emulator import botapi
 
     chat, receiver, replaces = _authorized(state, params)
-    text = botapi._text(params)
+    text = botapi._text(state, params)
     content = Content(
         text=text.text,
         entities=text.entities,
@@ -54,7 +54,7 @@ def send_photo(state: EmulatorState, params: Params) -> JsonDict:
 
     chat, receiver, replaces = _authorized(state, params)
     raw = params.text("caption")
-    caption = botapi._caption(raw, params.text("parse_mode"), params, "caption")
+    caption = botapi._caption(state, raw, params.text("parse_mode"), params, "caption")
     markup = botapi._reply_markup(params)
     content = Content(
         photo=botapi._photo(state, params, params.raw("photo")),
@@ -73,7 +73,7 @@ def edit_text(state: EmulatorState, params: Params) -> bool:
     message = _own(state, params, EDIT_NOT_FOUND)
     if message.content.text is None:
         raise bad_request(errors.NO_TEXT_TO_EDIT)
-    text = botapi._text(params)
+    text = botapi._text(state, params)
     new = replace(
         message.content,
         text=text.text,
@@ -92,7 +92,7 @@ def edit_caption(state: EmulatorState, params: Params) -> bool:
     if message.content.photo is None:
         raise bad_request(errors.NO_CAPTION_TO_EDIT)
     raw = params.text("caption")
-    caption = botapi._caption(raw, params.text("parse_mode"), params, "caption")
+    caption = botapi._caption(state, raw, params.text("parse_mode"), params, "caption")
     new = replace(
         message.content,
         caption=caption.text or None,
@@ -116,6 +116,7 @@ def edit_media(state: EmulatorState, params: Params) -> bool:
     raw = media.get("caption")
     raw_caption = raw if isinstance(raw, str) else None
     caption = botapi._caption(
+        state,
         raw_caption,
         media.get("parse_mode"),
         Params({"caption_entities": media.get("caption_entities")}),

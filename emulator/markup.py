@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from emulator import dates
 from emulator.errors import (
     BUTTON_DATA_INVALID,
     BUTTON_STYLE_INVALID,
@@ -35,6 +36,7 @@ _TAG_ENTITY = {
     "pre": "pre",
     "blockquote": "blockquote",
     "tg-emoji": "custom_emoji",
+    "tg-time": dates.DATE_TIME,
 }
 _NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _BUTTON_ACTIONS = (
@@ -244,6 +246,10 @@ class _HtmlParser:
             raise self._error(
                 f'Tag "span" must have class "tg-spoiler" at byte offset {self._byte_offset(begin)}'
             )
+        if name == "tg-time":
+            problem = dates.tag_problem(tag.attributes)
+            if problem is not None:
+                raise self._error(problem)
         self.stack.append(tag)
 
     def _attributes(self, tag: str, begin: int) -> dict[str, str]:
@@ -357,4 +363,6 @@ class _HtmlParser:
             entity["type"] = "expandable_blockquote"
         elif tag.name == "tg-emoji":
             entity["custom_emoji_id"] = tag.attributes.get("emoji-id", "")
+        elif tag.name == "tg-time":
+            entity = dates.from_tag(tag.attributes, tag.offset, length)
         self.entities.append(entity)
