@@ -105,7 +105,8 @@ async def test_captions_and_their_edits_carry_the_entity(
         parse_mode="HTML",
     )
     assert not isinstance(edited, bool)
-    assert edited.caption_entities[0].unix_time.timestamp() == later
+    moment = edited.caption_entities[0].unix_time
+    assert moment is not None and moment.timestamp() == later
     media = InputMediaPhoto(png(color="red"), caption=html, parse_mode="HTML")
     swapped = await bot.edit_message_media(media, people.group.id, sent.message_id)
     assert not isinstance(swapped, bool)
