@@ -13,7 +13,7 @@ from html import escape
 from engine import Edition, Role
 from engine.events import GameEnded, GoldStolen
 
-from . import lobby_texts, presenter, round_texts
+from . import lobby_texts, presenter, round_texts, time_texts
 from .i18n import Language, texts
 from .links import message_link
 from .menu_types import Button, Keyboard
@@ -158,12 +158,21 @@ def stood_in(lang: Language, *, name: str) -> str:
 
 
 @notice
-def turn_reminder(lang: Language, *, chat: str, seconds: int) -> str:
-    """A player's turn ends soon (`chat`: the group's escaped title)."""
-    return texts(lang).gettext(
-        "⏰ Your turn in <b>{chat}</b> ends in {time}.",
+def turn_reminder(lang: Language, *, chat: str, seconds: int, ends_at: int | None = None) -> str:
+    """A player's turn ends soon (`chat`: the group's escaped title), at `ends_at` (a reminder
+    owed before that was known says only how soon)."""
+    tr = texts(lang)
+    if ends_at is None:
+        return tr.gettext(
+            "⏰ Your turn in <b>{chat}</b> ends in {time}.",
+            chat=chat,
+            time=presenter.duration(lang, seconds),
+        )
+    return tr.gettext(
+        "⏰ Your turn in <b>{chat}</b> ends in {time} ({moment}).",
         chat=chat,
         time=presenter.duration(lang, seconds),
+        moment=time_texts.moment(ends_at),
     )
 
 

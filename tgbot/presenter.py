@@ -31,7 +31,7 @@ from engine.events import (
 from engine.timeline import Deed, Entry
 from render.labels import cell_label
 
-from . import round_texts
+from . import round_texts, time_texts
 from .i18n import Language, Texts, texts
 from .names import (
     card_name,
@@ -209,21 +209,29 @@ def _card(tr: Texts, card: Card) -> str:
 
 
 def board_caption(
-    state: GameState, names: Mapping[int, str], lang: Language, last_move: Sequence[str] = ()
+    state: GameState,
+    names: Mapping[int, str],
+    lang: Language,
+    last_move: Sequence[str] = (),
+    *,
+    ends_at: int | None = None,
 ) -> str:
-    """The caption of the board post, shown above its picture: the round, the deck and who
-    plays next first, then the last move."""
-    footer = board_footer(state, names, lang)
+    """The caption of the board post, shown above its picture: the round, the deck, who plays
+    next and until when first, then the last move."""
+    footer = board_footer(state, names, lang, ends_at=ends_at)
     return "\n".join([footer, *last_move] if footer else last_move)
 
 
-def board_footer(state: GameState, names: Mapping[int, str], lang: Language) -> str:
-    """The board caption's status lines: the round, the deck, who plays next ("" when over)."""
+def board_footer(
+    state: GameState, names: Mapping[int, str], lang: Language, *, ends_at: int | None = None
+) -> str:
+    """The board caption's status lines: the round, the deck, who plays next ("" when over),
+    and when their turn ends (`ends_at`, a date-time entity) if it does."""
     tr = texts(lang)
     view = public_view(state)
     if view.current is None:
         return ""
-    return tr.ngettext(
+    status = tr.ngettext(
         "Round {round}/3 · deck {deck}\n{name}, your turn!",
         "Round {round}/3 · deck {deck}\n{name}, your turn!",
         view.deck_size,
@@ -231,6 +239,7 @@ def board_footer(state: GameState, names: Mapping[int, str], lang: Language) -> 
         deck=view.deck_size,
         name=mention(view.current, names.get(view.current, str(view.current))),
     )
+    return "\n".join([status, *time_texts.turn_ends_line(lang, ends_at)])
 
 
 def thief_line(thief: int, names: Mapping[int, str], lang: Language) -> str:
@@ -434,5 +443,6 @@ def hand_caption(
         )
     elif awaited is not None:
         lines.append(tr.gettext("Waiting for {name} to play.", name=_name(names, awaited)))
+    lines += time_texts.turn_ends_line(lang, time_texts.turn_ends_at(record))
     lines += prompt
     return "\n".join(lines)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from engine import Discard, Transition, apply, current_player
 
-from .. import logs, notice_texts, presenter
+from .. import logs, notice_texts, presenter, time_texts
 from ..clocks import MISSES_FOR_AUTO, DeadlineKind, parse_member
 from ..i18n import Texts, texts
 from ..notices import Message, PlayedForYou, said, told
@@ -98,7 +98,7 @@ def _decide_deadline(
 def _reminder(record: GameRecord, player: int, now: int) -> Message:
     end = record.turn_started_at + 3600 * (record.lobby.turn_limit_hours or 0)
     chat = presenter.escape_text(record.title)
-    return said(notice_texts.turn_reminder, chat=chat, seconds=max(0, end - now))
+    return said(notice_texts.turn_reminder, chat=chat, seconds=max(0, end - now), ends_at=end)
 
 
 def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Served]:
@@ -234,7 +234,7 @@ def _decide_kick(
                 return Decision(Vote(tr.gettext("You have already voted.")))
         ready = kick_from(record)
         if now < ready:
-            return Decision(Vote(_too_early(record, player, ready - now, tr)))
+            return Decision(Vote(_too_early(record, player, ready, now, tr)))
         if not is_admin:
             votes = (*record.kick_votes, person.user_id)
             # The people other than the awaited player vote (computer players do not).
@@ -272,26 +272,30 @@ def kick_from(record: GameRecord) -> int:
     return record.turn_started_at + kick_after(record.lobby.turn_limit_hours)
 
 
-def _too_early(record: GameRecord, player: int, left: int, tr: Texts) -> str:
+def _too_early(record: GameRecord, player: int, ready: int, now: int, tr: Texts) -> str:
+    """/kick before its threshold: when it works, as a span and as a moment (`ready`)."""
     lang = tr.language
     limit = record.lobby.turn_limit_hours
     after = presenter.duration(lang, kick_after(limit))
+    left = presenter.duration(lang, ready - now)
     if limit is None:
         text = tr.gettext(
             "Too early: /kick works once {name} has had {after} for their turn (in a game "
-            "without a time per turn). That is in {left}.",
+            "without a time per turn). That is in {left} ({moment}).",
             name=_mention(record, player),
             after=after,
-            left=presenter.duration(lang, left),
+            left=left,
+            moment=time_texts.moment(ready),
         )
     else:
         text = tr.gettext(
             "Too early: /kick works once {after} of the {limit} per turn have passed for {name}. "
-            "That is in {left}.",
+            "That is in {left} ({moment}).",
             name=_mention(record, player),
             after=after,
             limit=presenter.hours_text(tr, limit),
-            left=presenter.duration(lang, left),
+            left=left,
+            moment=time_texts.moment(ready),
         )
     return text
 

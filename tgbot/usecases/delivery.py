@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from engine import current_player
 
-from .. import notice_texts, presenter
+from .. import notice_texts, presenter, time_texts
 from ..bot_budget import urgency
 from ..callback import GameId
 from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
@@ -277,14 +277,15 @@ async def _board(ctx: Context, record: GameRecord) -> None:
     owed_lines = record.owed.board_lines
     lines = tuple(render(m, record, record.language) for m in owed_lines)
     names = presenter.names_of(record)
-    footer = presenter.board_footer(state, names, record.language)
+    ends_at = time_texts.turn_ends_at(record)
+    footer = presenter.board_footer(state, names, record.language, ends_at=ends_at)
     room = CAPTION_LIMIT - (visible(footer) + 1 if footer else 0)
     kept = keep_within(lines, room)
     if kept < len(lines):
         cut = len(lines) - kept
         await _overflow(ctx, record, owed_lines[:cut], lines[:cut])
         return
-    caption = presenter.board_caption(state, names, record.language, lines)
+    caption = presenter.board_caption(state, names, record.language, lines, ends_at=ends_at)
     png = ctx.painter.board(state, names)
     version = state.version
 
