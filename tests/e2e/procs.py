@@ -34,7 +34,7 @@ from emulator.model import CallbackQuery
 from emulator.server import SECRET_HEADER, BotApiEmulator
 from engine import GameState, apply
 from tests.catalog import texts
-from tgbot import menus, presenter
+from tgbot import menus, presenter, time_texts
 from tgbot.callback import (
     Command,
     ConfirmDiscard,
@@ -528,8 +528,10 @@ def board_photos(table: Table, chat_id: int) -> list[Message]:
 
 def caption_tail(record: GameRecord, state: GameState) -> str:
     """The part of a board caption that names the state it shows (round, deck, who is next):
-    its first lines."""
-    return presenter.board_caption(state, presenter.names_of(record), record.language)
+    its first lines (with the turn's deadline when it has one)."""
+    ends_at = time_texts.turn_ends_at(record) if state is record.state else None
+    names = presenter.names_of(record)
+    return presenter.board_caption(state, names, record.language, ends_at=ends_at)
 
 
 def assert_one_board_per_state(table: Table, record: GameRecord) -> None:

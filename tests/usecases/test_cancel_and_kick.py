@@ -18,6 +18,7 @@ from tgbot.callback import (
 from tgbot.i18n import texts
 from tgbot.menus import Style
 from tgbot.records import Status
+from tgbot.time_texts import fallback
 
 from .conftest import ANN, BOB, CAT, DAN, GROUP, KO, Table, person, place
 from .games import _skip_to_round_end, choose, play, start
@@ -94,10 +95,13 @@ async def test_kick_is_refused_until_most_of_the_turn_has_passed(table: Table) -
     voter = next(u for u in (ANN, BOB, CAT, DAN) if u != player)
     text = await table.service.kick(place(), person(voter), True)
     assert "Too early: /kick works once 18 h of the 24 h per turn have passed" in text
-    assert "That is in 18 h." in text
+    # The threshold as a span and as a moment each reader's app shows in their own time zone.
+    ready = (await table.record(gid)).turn_started_at + 18 * 3600
+    moment = f'<tg-time unix="{ready}" format="wt">{fallback(ready)}</tg-time>'
+    assert f"That is in 18 h ({moment})." in text
     table.clock.advance(17 * 3600)
     text = await table.service.kick(place(), person(voter), True)
-    assert "That is in 1 h." in text
+    assert f"That is in 1 h ({moment})." in text
     assert (await table.state(gid)).version == 0 and (await table.record(gid)).kick_votes == ()
     table.clock.advance(3600)
     assert await table.service.kick(place(), person(voter), True) == ""
@@ -113,6 +117,8 @@ async def test_kick_in_a_game_without_a_time_limit_waits_a_day(table: Table) -> 
     player = await table.to_act(gid)
     text = await table.service.kick(place(), person(player + 1 if player < CAT else ANN), True)
     assert "has had 24 h for their turn" in text
+    ready = (await table.record(gid)).turn_started_at + 24 * 3600
+    assert f'That is in 24 h (<tg-time unix="{ready}" format="wt">' in text
 
 
 async def test_the_kicked_player_is_told_privately_with_a_button_to_come_back(

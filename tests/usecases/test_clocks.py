@@ -14,6 +14,7 @@ from tgbot.links import join_payload
 from tgbot.ports import Fate
 from tgbot.records import LobbyPlayer
 from tgbot.service import Person, Target
+from tgbot.time_texts import fallback
 
 from .conftest import (
     ANN,
@@ -75,7 +76,10 @@ async def test_the_reminder_comes_in_private_before_the_end(table: Table) -> Non
     await table.service.sweep()
     hands = table.sender.live(player, "photo")
     assert len(hands) == 1 and hands[0].message_id != old
-    assert "⏰ Your turn in <b>The Mine</b> ends in 2 h." in hands[0].text
+    end = (await table.record(gid)).turn_started_at + 24 * HOUR
+    moment = f'<tg-time unix="{end}" format="wt">{fallback(end)}</tg-time>'
+    assert f"⏰ Your turn in <b>The Mine</b> ends in 2 h ({moment})." in hands[0].text
+    assert f"⏰ This turn ends {moment}." in hands[0].text  # the live message says it too
     assert hands[0].keyboard  # the buttons to play are on it
     assert (await table.state(gid)).version == 0
 
