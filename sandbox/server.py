@@ -1,8 +1,9 @@
-"""`saboteur-bot sandbox [--port N]`: the real bot, the Bot API emulator and a page on localhost.
+"""`saboteur-bot sandbox [--port N] [--seed N]`: the real bot, the Bot API emulator and a page.
 
 One asyncio process: the emulator's aiohttp server (which also serves the page and its JSON
 routes under `/_sandbox/`), the bot's python-telegram-bot Application long-polling it, and the
-store (Redis at REDIS_URL, or fakeredis in-process).
+store (Redis at REDIS_URL, or fakeredis in-process). With `--seed`, every deal (and game id)
+comes from that seed, so the same taps give the same games (the sandbox's own tests use it).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import contextlib
 import dataclasses
 import logging
 import os
+import random
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -130,9 +132,17 @@ class SandboxEmulator(BotApiEmulator):
 class Sandbox:
     """The emulator with the page, the real bot polling it, and the store, started together."""
 
-    def __init__(self, config: Config, store: SandboxStore, *, port: int = DEFAULT_PORT) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: SandboxStore,
+        *,
+        port: int = DEFAULT_PORT,
+        seed: int | None = None,
+    ) -> None:
         self.config = config
         self.store = store
+        self.seed = seed
         self.emulator = SandboxEmulator(EmulatorState(), host=HOST, port=port)
         self.app: Application | None = None  # type: ignore[type-arg]
 
@@ -148,7 +158,12 @@ class Sandbox:
             config = dataclasses.replace(
                 self.config, token=self.emulator.state.token, api_url=self.emulator.url
             )
-            self.app = build_application(config, redis=self.store.client, prefix=self.store.prefix)
+            redis, prefix = self.store.client, self.store.prefix
+            if self.seed is None:
+                self.app = build_application(config, redis=redis, prefix=prefix)
+            else:
+                seeds = _seeds(self.seed)
+                self.app = build_application(config, redis=redis, prefix=prefix, seeds=seeds)
             self.emulator.bot_app = self.app
             await self.app.initialize()
             if self.app.post_init is not None:
@@ -183,19 +198,25 @@ class Sandbox:
         await self.store.client.aclose()
 
 
+def _seeds(seed: int) -> Callable[[], int]:
+    """The seeds of the games' deals (and ids), drawn in turn from `seed`."""
+    draw = random.Random(seed)
+    return lambda: draw.randrange(2**62)
+
+
 def sandbox_config(environ: Mapping[str, str]) -> Config:
     """The bot's settings for the sandbox: only SANDBOX_VARIABLES are read (and checked)."""
     wanted = {name: environ[name] for name in SANDBOX_VARIABLES if name in environ}
     return load_config(wanted, require_token=False, default_log_level="WARNING")
 
 
-async def serve(port: int, environ: Mapping[str, str]) -> None:
-    """Run the sandbox until Ctrl-C or SIGTERM."""
+async def serve(port: int, environ: Mapping[str, str], seed: int | None = None) -> None:
+    """Run the sandbox until Ctrl-C or SIGTERM (games dealt from `seed` when given)."""
     config = sandbox_config(environ)
     redis_url = (environ.get("REDIS_URL") or "").strip() or None
     store = open_store(config.redis_url if redis_url else None, config.redis_timeout)
     print(store.announcement, flush=True)
-    sandbox = Sandbox(config, store, port=port)
+    sandbox = Sandbox(config, store, port=port, seed=seed)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     with contextlib.suppress(NotImplementedError):
@@ -210,13 +231,20 @@ async def serve(port: int, environ: Mapping[str, str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse `[--port N]`, check the settings and the font, then serve until interrupted."""
+    """Parse `[--port N] [--seed N]`, check the settings and the font, then serve until
+    interrupted."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Play Saboteur offline in a browser: the real bot against a local Telegram.",
     )
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help="port of the page (0: any free one)"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="deal every game from this seed: the same taps give the same games (for tests)",
     )
     args = parser.parse_args(argv)
     try:
@@ -229,7 +257,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     start_fonts(config, prog=PROG)
     try:
-        asyncio.run(serve(args.port, os.environ))
+        asyncio.run(serve(args.port, os.environ, args.seed))
     except KeyboardInterrupt:
         pass
     except ConfigError as err:

@@ -128,7 +128,8 @@ function appendRange(parent, text, entities, start, end, plain) {
       if (from > pos) appendPlain(parent, text.slice(pos, from), plain);
       const node = entityNode(entity, text.slice(from, to));
       const inside = plain && !["code", "pre", "bot_command", "text_link", "url"].includes(entity.type);
-      appendRange(node, text, entities.slice(i + 1, j), from, to, inside);
+      if (entity.type === "date_time") node.append(localMoment(entity, text.slice(from, to)));
+      else appendRange(node, text, entities.slice(i + 1, j), from, to, inside);
       parent.append(node);
       pos = to;
     }
@@ -173,6 +174,14 @@ function entityNode(entity, shown) {
       return el("a", { class: "link", href: safeHref(entity.url), dataset: { url: entity.url } });
     }
     case "url": return el("a", { class: "link", href: safeHref(shown), dataset: { url: shown } });
+    case "date_time":
+      return el("time", {
+        class: "date-time",
+        datetime: new Date(entity.unix_time * 1000).toISOString(),
+        title: shown,
+        "data-testid": "date-time",
+        dataset: { unix: entity.unix_time, format: entity.date_time_format || "" },
+      });
     case "bot_command": return el("span", { class: "command", dataset: { command: shown } });
     case "mention":
     case "hashtag":
@@ -181,6 +190,30 @@ function entityNode(entity, shown) {
     case "phone_number": return el("span", { class: "link" });
     default: return el("span");
   }
+}
+
+// Bot API 9.5: a date_time entity shows its moment in the viewer's own time zone and language,
+// as its format asks (r: relative; w: day of week; t/T: short/long time; d/D: short/long date,
+// in that order, as Telegram's apps write them); without a format, the text as written. The
+// text inside (the bot's fallback) is kept as the tooltip.
+function localMoment(entity, fallback) {
+  const when = new Date(entity.unix_time * 1000);
+  const fmt = entity.date_time_format || "";
+  if (!fmt || Number.isNaN(when.getTime())) return fallback;
+  const lang = navigator.language;
+  if (fmt === "r") {
+    const seconds = Math.round((when.getTime() - Date.now()) / 1000);
+    const units = [["day", 86400], ["hour", 3600], ["minute", 60], ["second", 1]];
+    const [unit, size] = units.find(([, s]) => Math.abs(seconds) >= s) || units[3];
+    return new Intl.RelativeTimeFormat(lang, { numeric: "auto" }).format(Math.round(seconds / size), unit);
+  }
+  const parts = [];
+  if (fmt.includes("w")) parts.push(when.toLocaleDateString(lang, { weekday: "long" }));
+  if (fmt.includes("t")) parts.push(when.toLocaleTimeString(lang, { timeStyle: "short" }));
+  if (fmt.includes("T")) parts.push(when.toLocaleTimeString(lang, { timeStyle: "long" }));
+  if (fmt.includes("d")) parts.push(when.toLocaleDateString(lang, { dateStyle: "short" }));
+  if (fmt.includes("D")) parts.push(when.toLocaleDateString(lang, { dateStyle: "long" }));
+  return parts.join(" ");
 }
 
 function safeHref(url) {

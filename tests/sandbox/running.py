@@ -50,8 +50,9 @@ def _pump(process: subprocess.Popen[str], lines: list[str], seen: queue.Queue[st
         seen.put(line)
 
 
-def start_sandbox(*, redis_url: str | None) -> Running:
-    """`saboteur-bot sandbox --port 0` (a free port), no token; REDIS_URL only if given."""
+def start_sandbox(*, redis_url: str | None, seed: int | None = None) -> Running:
+    """`saboteur-bot sandbox --port 0` (a free port), no token; REDIS_URL only if given; with
+    `--seed` if `seed` is given."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -60,8 +61,9 @@ def start_sandbox(*, redis_url: str | None) -> Running:
     if redis_url is not None:
         env["REDIS_URL"] = redis_url
     script = Path(sys.executable).with_name("saboteur-bot")
+    seeded = [] if seed is None else ["--seed", str(seed)]
     process = subprocess.Popen(
-        [str(script), "sandbox", "--port", "0"],
+        [str(script), "sandbox", "--port", "0", *seeded],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

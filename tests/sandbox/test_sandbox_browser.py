@@ -7,10 +7,12 @@ whoever is to play. Labels come from the bot's catalog, in each seat's language.
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from PIL import Image
@@ -19,6 +21,7 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from tests.catalog import texts
 from tgbot.i18n import Language
 from tgbot.menus import UNSELECTED
+from tgbot.time_texts import fallback
 
 from .running import Running, start_sandbox
 
@@ -313,6 +316,36 @@ def test_a_phone_sized_window_shows_one_chat_and_a_switcher(
     switcher.locator("[data-testid=chat-tab][data-chat=group]").tap()
     expect(group(page).get_by_test_id("message").last).to_be_visible()
     page.screenshot(path=str(OUTPUT / "sandbox-phone-group.png"))
+    context.close()
+
+
+@pytest.mark.slow  # goes on from the game the first test started (three people: turns end)
+@pytest.mark.parametrize("zone", ["Asia/Seoul", "America/New_York"])
+def test_a_turn_deadline_reads_in_the_viewers_own_time_zone(
+    sandbox: Running, browser: Browser, zone: str
+) -> None:
+    """The board caption's deadline (a date_time entity, format "wt") is drawn in the browser's
+    time zone and language; the bot's UTC text stays as its tooltip."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, timezone_id=zone, locale="en-GB"
+    )
+    page = context.new_page()
+    page.goto(sandbox.url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.get_by_test_id("chat-switcher").locator("[data-testid=chat-tab][data-chat=group]").click()
+    board = group(page).get_by_test_id("message").filter(has=page.get_by_test_id("message-photo"))
+    moment = board.last.get_by_test_id("date-time")
+    expect(moment).to_have_count(1)
+    unix = int(moment.get_attribute("data-unix") or "0")
+    local = datetime.datetime.fromtimestamp(unix, ZoneInfo(zone))
+    expect(moment).to_have_text(f"{local:%A} {local:%H:%M}")  # en-GB: "Wednesday 19:30"
+    assert moment.get_attribute("title") == fallback(unix)
+    assert moment.get_attribute("data-format") == "wt"
+    # The private live message of the player to act says the same moment.
+    name, _ = whose_turn(page)
+    mine = open_private(page, name).get_by_test_id("message").last.get_by_test_id("date-time")
+    expect(mine.first).to_have_text(f"{local:%A} {local:%H:%M}")
+    page.screenshot(path=str(OUTPUT / f"deadline-{zone.replace('/', '-')}.png"))
     context.close()
 
 
