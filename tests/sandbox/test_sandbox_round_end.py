@@ -1,15 +1,18 @@
 """A whole round in the sandbox at phone size: one person and two computer players, until the
 round's final board with every goal turned up is posted; screenshots of a rotation choice and of
-the round's end go to tests/sandbox/_output/."""
+the round's end go to tests/sandbox/_output/. The sandbox deals from a seed (`--seed`) that
+gives the person a card fitting a cell both ways, so both screenshots are taken every time."""
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from PIL import Image
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from ai import Level
 from tests.catalog import texts
@@ -34,14 +37,21 @@ from .test_sandbox_browser import (
 EN = Language("en")
 ME = "Alice"
 ROUND_SECONDS = 420  # a round with two computer players (one sweep each move) ends before
+SPOT_LABEL = re.compile(r"^\d+ · \S+$")  # a spot and its cell: "4 · F3"
+STARTED = time.time()
+
+
+SEED = 7  # this deal offers Alice a card that fits a cell both ways early in round 1
+PHONE = (390, 844)
+SCALE = 2
 
 
 @pytest.fixture(scope="module")
 def quick_sandbox() -> Iterator[Running]:
-    """The sandbox with computer players that move at the next sweep."""
+    """The seeded sandbox with computer players that move at the next sweep."""
     os.environ["COMPUTER_PAUSE_SECONDS"] = "0"
     try:
-        running = start_sandbox(redis_url=None)
+        running = start_sandbox(redis_url=None, seed=SEED)
     finally:
         del os.environ["COMPUTER_PAUSE_SECONDS"]
     try:
@@ -52,12 +62,22 @@ def quick_sandbox() -> Iterator[Running]:
 
 def _phone(chromium: Browser) -> Page:
     context = chromium.new_context(
-        viewport={"width": 390, "height": 844},
-        device_scale_factor=2,
+        viewport={"width": PHONE[0], "height": PHONE[1]},
+        device_scale_factor=SCALE,
         is_mobile=True,
         has_touch=True,
     )
     return context.new_page()
+
+
+def _assert_screenshot(name: str) -> None:
+    """A fresh phone screenshot in tests/sandbox/_output/: phone-sized, and not blank."""
+    path = OUTPUT / name
+    assert path.stat().st_mtime > STARTED, f"{name} was taken by this run"
+    with Image.open(path) as picture:
+        assert picture.size == (PHONE[0] * SCALE, PHONE[1] * SCALE)
+        colours = picture.convert("RGB").getcolors(maxcolors=1_000_000)
+        assert colours is None or len(colours) > 50, f"{name} is not blank"
 
 
 def _round_over(page: Page) -> bool:
@@ -90,7 +110,7 @@ def test_a_round_played_to_its_final_board_at_phone_size(
     alert = wide.get_by_test_id("alert")
     assert not alert.is_visible(), alert.inner_text()
 
-    turned = False
+    turned = ""  # the confirm text of the turned card played
     deadline = time.monotonic() + ROUND_SECONDS
     while time.monotonic() < deadline:
         if _round_over(wide):
@@ -104,21 +124,9 @@ def test_a_round_played_to_its_final_board_at_phone_size(
             wide.wait_for_timeout(500)  # a computer player's turn
             continue
         if not turned:
-            for card in [label for label in shown if CARD_LABEL.match(label)]:
-                tap(wide, pane, card)
-                if tr.pgettext("button", "↻ Turn the card") in labels(pane):
-                    tap(wide, pane, tr.pgettext("button", "↻ Turn the card"))
-                    phone = _phone(browser)
-                    phone.goto(quick_sandbox.url)
-                    open_private(phone, ME)
-                    phone.wait_for_timeout(500)
-                    phone.screenshot(path=str(OUTPUT / "phone-rotation-choice.png"))
-                    phone.context.close()
-                    turned = True
-                if tr.pgettext("button", "↩️ Back") in labels(pane):
-                    tap(wide, pane, tr.pgettext("button", "↩️ Back"))
-                if turned:
-                    break
+            turned = _play_turned_card(wide, pane, shown, browser, quick_sandbox.url)
+            if turned:
+                continue
         tap(wide, pane, tr.pgettext("button", "🗑 Discard"))
         toggle = next(x for x in labels(pane) if x.startswith(UNSELECTED))
         tap(wide, pane, toggle)
@@ -127,9 +135,10 @@ def test_a_round_played_to_its_final_board_at_phone_size(
         wide.screenshot(path=str(OUTPUT / "debug-round.png"))
         raise AssertionError("the round did not end")
     wide.wait_for_timeout(2500)  # the replay after the final board
-    # The rotation screenshot is taken when the deal gives the person a card that fits a cell
-    # both ways during this round (most deals do; the sandbox's deal is not seeded, and a round
-    # the computers end early may not): the turn button is tested in tests/tgbot/test_menus.py.
+    assert turned, f"the deal of seed {SEED} offers Alice a card that fits both ways"
+    assert ", turned, at " in turned, turned  # the confirm view names the turn
+    _assert_screenshot("phone-rotation-choice.png")
+    _assert_screenshot("phone-rotation-confirm.png")
 
     finals = group(wide).get_by_test_id("message").filter(has_text="Round 1 is over!")
     expect(finals).to_have_count(1)
@@ -151,3 +160,43 @@ def test_a_round_played_to_its_final_board_at_phone_size(
     phone.screenshot(path=str(OUTPUT / "phone-round-end-private.png"))
     phone.context.close()
     wide.close()
+    _assert_screenshot("phone-round-end.png")
+    _assert_screenshot("phone-round-end-private.png")
+
+
+def _play_turned_card(
+    page: Page, pane: Locator, shown: list[str], chromium: Browser, url: str
+) -> str:
+    """Try Alice's cards for one that fits a cell both ways; turn it (a phone screenshot of the
+    turned spots), pick its first spot (a screenshot of the confirm view) and play it. The
+    confirm view's text, or "" when no card fits both ways now (the hand is shown again)."""
+    tr = texts(EN)
+    turn, back = tr.pgettext("button", "↻ Turn the card"), tr.pgettext("button", "↩️ Back")
+    for card in [label for label in shown if CARD_LABEL.match(label)]:
+        tap(page, pane, card)
+        if turn not in labels(pane):
+            if back in labels(pane):
+                tap(page, pane, back)
+            continue
+        tap(page, pane, turn)
+        _phone_shot(chromium, url, "phone-rotation-choice.png")
+        confirm = tr.pgettext("button", "✅ Confirm")
+        if confirm not in labels(pane):  # (one spot only: its confirm view comes at once)
+            spots = [label for label in labels(pane) if SPOT_LABEL.match(label)]
+            assert spots, labels(pane)  # the turned card's spots, each named ("4 · F3")
+            tap(page, pane, spots[0])
+        text = pane.get_by_test_id("message").last.get_by_test_id("message-text").inner_text()
+        _phone_shot(chromium, url, "phone-rotation-confirm.png")
+        tap(page, pane, confirm)
+        return text
+    return ""
+
+
+def _phone_shot(chromium: Browser, url: str, name: str) -> None:
+    """Alice's private chat at phone size, saved in tests/sandbox/_output/."""
+    phone = _phone(chromium)
+    phone.goto(url)
+    open_private(phone, ME)
+    phone.wait_for_timeout(500)
+    phone.screenshot(path=str(OUTPUT / name))
+    phone.context.close()
