@@ -51,18 +51,17 @@ def render(message: Message, record: GameRecord, lang: Language) -> str:
     if isinstance(message, Told):
         return "\n".join(presenter.move_lines([message.event], names, lang))
     if isinstance(message, RoundOver):
-        thefts = [GoldStolen(thief, victim) for thief, victim in message.thefts]
         text = presenter.round_text(
             message.result,
             names,
             lang,
             message.next_round,
             message.starter,
-            thefts,
             message.deeds,
             edition=record.state.edition if record.state is not None else Edition.BASE,
         )
-        moves = presenter.move_lines([m.event for m in message.moves], names, lang)
+        thefts = [GoldStolen(thief, victim) for thief, victim in message.thefts]
+        moves = presenter.move_lines([*(m.event for m in message.moves), *thefts], names, lang)
         return "\n".join([*moves, "", text]) if moves else text
     if isinstance(message, GameOver):
         ended = GameEnded(message.gold, message.winners)

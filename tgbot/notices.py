@@ -87,7 +87,9 @@ class RoundOver:
 
     result: RoundResult
     moves: tuple[Told, ...] = ()
-    thefts: tuple[tuple[int, int], ...] = ()  # (thief, victim), Deluxe
+    # (thief, victim), Deluxe: only in a round end owed by a version before the thief chose
+    # (the engine took the gold at the round's end); read, never written now.
+    thefts: tuple[tuple[int, int], ...] = ()
     deeds: tuple[Entry, ...] = ()  # the round's told deeds (public events only)
     next_round: int | None = None
     starter: int | None = None  # who plays first in the next round

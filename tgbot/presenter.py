@@ -262,7 +262,6 @@ def round_text(
     lang: Language,
     next_round: int | None,
     starter: int | None,
-    events: Iterable[Event] = (),
     deeds: Sequence[Entry] = (),
     *,
     edition: Edition = Edition.BASE,
@@ -270,7 +269,9 @@ def round_text(
     trapped: Sequence[int] = (),
 ) -> str:
     """Round end: who won and why, the roles, who was paid and by which rule (not how much),
-    and who did what (`deeds`, the round's timeline)."""
+    and who did what (`deeds`, the round's timeline). Thefts come after it (rule
+    deluxe.payout.theft): each thief chooses once the round is over, and the group is told who
+    stole from whom as a move of its own (`move_lines`), never here, never an amount."""
     tr = texts(lang)
     lines = [tr.gettext("<b>Round {round} is over!</b>", round=result.round)]
     lines.append(round_texts.why_line(tr, result, names))
@@ -280,15 +281,6 @@ def round_text(
         for p, r in result.roles
     ]
     lines += round_texts.paid_lines(tr, result, names, edition, crystals=crystals, trapped=trapped)
-    for e in events:
-        if isinstance(e, GoldStolen) and e.audience is None:
-            lines.append(
-                tr.gettext(
-                    "{thief} steals a gold nugget from {victim}.",
-                    thief=_name(names, e.thief),
-                    victim=_name(names, e.victim),
-                )
-            )
     told = deeds_lines(deeds, names, lang)
     if told:
         lines.append("")

@@ -7,8 +7,21 @@ import dataclasses
 
 import pytest
 
-from engine import Card, Edition, Phase, Role, Steal, current_player, legal_actions
+from engine import (
+    Card,
+    Edition,
+    Phase,
+    Role,
+    RoundResult,
+    Side,
+    Steal,
+    current_player,
+    legal_actions,
+)
+from tgbot import notice_texts, presenter
 from tgbot.callback import PickCard, SetTurnLimit, StealFrom
+from tgbot.i18n import Language
+from tgbot.notices import RoundOver
 from tgbot.records import GameRecord
 
 from .conftest import ANN, BOB, CAT, GROUP, Table
@@ -134,3 +147,44 @@ async def test_an_absent_thiefs_time_out_takes_from_a_random_player_with_gold(
     assert victim in offered
     said = "\n".join(table.said(GROUP))
     assert "did not play in time" in said and "steals a gold nugget from" in said
+
+
+@pytest.mark.rule("deluxe.payout.theft", "privacy.theft")
+async def test_the_round_text_says_nothing_of_thefts_the_theft_is_told_once_after_the_choice(
+    table: Table,
+) -> None:
+    """The round's story is told when the round ends, before any thief chooses: it names no
+    theft. The choice is told once, as a line of its own: who stole from whom, no amount."""
+    gid, thief = await _thief_waits(table)
+    state = await table.state(gid)
+    (victim,) = [a.victim for a in legal_actions(state, thief) if isinstance(a, Steal)]
+    names = presenter.names_of(await table.record(gid))
+    over = [t for t in table.said(GROUP) if "Round 1 is over!" in t]
+    assert over, table.said(GROUP)
+    for text in over:
+        assert "steal" not in text, text
+    assert f"{names[thief]} plays a theft and is choosing whom to steal from." in "\n".join(
+        table.said(GROUP)
+    )
+
+    await table.hand_tap(thief, StealFrom(gid, state.version, state.seat_of(victim)))
+    line = f"{names[thief]} steals a gold nugget from {names[victim]}."
+    everything = "\n".join(table.said(GROUP))
+    assert everything.count(line) == 1, everything
+    for text in table.said(GROUP):
+        if "Round 1 is over!" in text:
+            assert "steals" not in text, "the round's story was not told again with the theft"
+
+
+async def test_a_round_end_owed_by_an_older_version_still_tells_its_thefts(table: Table) -> None:
+    """Before the thief chose, the engine took the gold at the round's end and the round end
+    carried the thefts: such a message, still owed after an upgrade, tells each once."""
+    gid = await start(table, (ANN, BOB, CAT), Edition.DELUXE)
+    record = await table.record(gid)
+    names = presenter.names_of(record)
+    roles = ((ANN, Role.SABOTEUR), (BOB, Role.GREEN_MINER), (CAT, Role.BLUE_MINER))
+    result = RoundResult(round=1, winners=(Side.SABOTEURS,), finder=None, roles=roles, paid=(ANN,))
+    owed = RoundOver(result, thefts=((ANN, BOB),))
+    text = notice_texts.render(owed, record, Language("en"))
+    assert text.count(f"{names[ANN]} steals a gold nugget from {names[BOB]}.") == 1, text
+    assert "Round 1 is over!" in text

@@ -138,7 +138,6 @@ def round_end_lines(record: GameRecord, end: RoundEnd) -> list[str]:
         lang,
         None if starter is None else result.round + 1,
         starter,
-        end.events,
         end.deeds,
         edition=state.edition,
         crystals=end.view.crystals,

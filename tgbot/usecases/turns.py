@@ -50,9 +50,6 @@ def owed_after(
     moves: list[Message] = list(told(events))
     announcements: list[Message] = []
     replays: list[int] = []
-    thefts = tuple(
-        (e.thief, e.victim) for e in events if isinstance(e, GoldStolen) and e.audience is None
-    )
     for i, e in enumerate(events):
         if isinstance(e, RoundEnded):
             number = e.result.round
@@ -64,7 +61,6 @@ def owed_after(
                 over = RoundOver(
                     e.result,
                     moves=tuple(m for m in moves if isinstance(m, Told)),
-                    thefts=thefts,
                     deeds=tuple(d for d in round_deeds if d.deed in presenter.TOLD_DEEDS),
                     next_round=number + 1 if starter is not None else None,
                     starter=starter,
