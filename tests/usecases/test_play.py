@@ -16,6 +16,7 @@ from tgbot.callback import (
 )
 from tgbot.links import hand_payload
 from tgbot.records import Status
+from tgbot.time_texts import fallback
 
 from .conftest import ANN, BOB, CAT, DAN, GROUP, Table, person, place
 
@@ -237,7 +238,9 @@ async def test_status_of_a_game_names_the_player_and_the_time_left(table: Table)
     table.clock.advance(3600)
     text = await table.service.status_text(place())
     name = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}[await table.to_act(gid)]
-    assert "Round 1/3. " in text and name in text and "23 h." in text
+    assert "Round 1/3. " in text and name in text
+    end = (await table.record(gid)).turn_started_at + 24 * 3600  # the turn's end, as a moment
+    assert f'23 h (<tg-time unix="{end}" format="wt">{fallback(end)}</tg-time>).' in text
 
 
 async def test_status_without_a_time_limit(table: Table) -> None:

@@ -12,7 +12,7 @@ from engine import Card, IllegalAction, Phase, UseMap, apply, current_player
 from engine.cards import GOAL_SPOTS
 from engine.events import Event, GoalPeeked
 
-from .. import menus, presenter
+from .. import menus, presenter, time_texts
 from ..bot_budget import replying
 from ..callback import Back, Command, GameId, ShowHand
 from ..i18n import Texts, texts
@@ -318,8 +318,13 @@ async def status_text(ctx: Context, place: Place) -> str:
     if limit is None:
         lines.append(tr.gettext("No time limit."))
     else:
-        left = max(0, record.turn_started_at + 3600 * limit - ctx.now())
+        end = record.turn_started_at + 3600 * limit
+        left = max(0, end - ctx.now())
         lines.append(
-            tr.gettext("Time left for this turn: {time}.", time=presenter.duration(lang, left))
+            tr.gettext(
+                "Time left for this turn: {time} ({moment}).",
+                time=presenter.duration(lang, left),
+                moment=time_texts.moment(end),
+            )
         )
     return "\n".join(lines)
