@@ -1,4 +1,4 @@
-"""Date-time entities (Bot API 9.5): `<tg-time>` in HTML, explicit `date_time` entities, refusals."""
+"""Date-time entities (Bot API 9.5): `<tg-time>` in HTML, explicit entities, refusals."""
 
 from __future__ import annotations
 
