@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
-from engine import Card, GameState, PlaceTunnel, new_game
+from engine import Card, GameState, PlaceTunnel, apply, current_player, legal_actions, new_game
 from engine.events import TunnelPlaced
 from engine.notation import with_board
+from render.labels import cell_label
 from tgbot import menus, presenter
 from tgbot.callback import (
     Back,
@@ -180,3 +182,36 @@ def test_the_telegram_keyboard_carries_the_styles() -> None:
     keyboard = markup(confirm.keyboard)
     assert keyboard is not None
     assert [[b.style for b in row] for row in keyboard.inline_keyboard] == [["success"], [None]]
+
+
+def test_spot_buttons_name_their_cells_in_reading_order_as_the_maze_grows() -> None:
+    """Over a seeded game's first twenty placements, every tunnel card's spot buttons are
+    numbered 1, 2, 3... in reading order (row by row from the north, then west to east), each
+    naming its cell as the board's labels do."""
+    rng = random.Random(3)
+    state = new_game(list(NAMES), seed=11)
+    checked = 0
+    for _ in range(60):
+        player = current_player(state)
+        assert player is not None
+        seat = menus.Seat(GAME, state, player, NAMES, EN)
+        hand = state.hands[state.seat_of(player)]
+        for index in range(len(hand)):
+            out = menus.respond(seat, PickCard(GAME, state.version, index))
+            if not isinstance(out, menus.Screen):
+                continue
+            spots = [s for s in out.spots if isinstance(s, PlaceTunnel)]
+            if len(spots) < 2:
+                continue
+            labels = [b.label for row in out.keyboard for b in row][: len(spots)]
+            assert labels == [f"{n} · {cell_label(s.at)}" for n, s in enumerate(spots, 1)]
+            assert [s.at for s in spots] == sorted(
+                (s.at for s in spots), key=lambda a: (a[1], a[0])
+            )
+            checked += 1
+        legal = legal_actions(state, player)
+        placements = [a for a in legal if isinstance(a, PlaceTunnel)]
+        state = apply(state, player, rng.choice(placements or legal)).state
+        if state.round > 1:
+            break
+    assert checked > 20

@@ -8,7 +8,7 @@ from engine import Card
 from tgbot.callback import ConfirmGoal
 from tgbot.records import GameRecord
 
-from .conftest import GROUP, Table
+from .conftest import GROUP, Table, person
 
 
 async def _holding_a_map(table: Table, gid: str) -> int:
@@ -43,3 +43,16 @@ async def test_the_map_result_is_an_alert_naming_the_goal(table: Table) -> None:
     said = table.said(GROUP)
     assert any("looked at the middle goal card" in t for t in said)
     assert not any("gold!" in t or "coal:" in t for t in said)
+
+
+async def test_the_alert_is_in_the_language_of_whoever_tapped(table: Table) -> None:
+    """A player whose Telegram app is in Korean gets the map's alert in Korean, in an English
+    group; the group is still told in English."""
+    gid = await table.start()
+    player = await _holding_a_map(table, gid)
+    state = await table.state(gid)
+    command = ConfirmGoal(gid, state.version, 0, 1)
+    toast = await table.service.tap(person(player, "ko"), command, player, None)
+    assert toast.alert
+    assert toast.text.startswith("🗺 ") and "내 보드에 표시해 두었어요" in toast.text
+    assert any("looked at the middle goal card" in t for t in table.said(GROUP))

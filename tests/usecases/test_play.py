@@ -186,6 +186,19 @@ async def test_start_in_private_greets_in_the_apps_language(table: Table) -> Non
     assert table.said(DAN)[0].startswith("안녕하세요!")
 
 
+async def test_start_in_private_during_a_game_sends_the_live_message_again(table: Table) -> None:
+    """A plain /start in private (no link) by a player of a running game brings their live
+    message back, as a new message (the old one goes), instead of the greeting."""
+    gid = await table.start()
+    before = (await table.record(gid)).messages.hand_of(BOB)
+    await table.service.open_link(person(BOB), None)
+    after = (await table.record(gid)).messages.hand_of(BOB)
+    assert after is not None and after != before
+    assert [m.message_id for m in table.sender.live(BOB, "photo")] == [after]
+    assert not any("I run games of Saboteur" in t for t in table.said(BOB))
+    assert (await table.state(gid)).version == 0, "nothing played"
+
+
 async def test_the_hand_link_sends_a_new_live_message(table: Table) -> None:
     gid = await table.start()
     before = (await table.record(gid)).messages.hand_of(BOB)
