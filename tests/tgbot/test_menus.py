@@ -10,7 +10,7 @@ from engine.events import TunnelPlaced
 from engine.notation import with_board
 from render.labels import cell_label
 from tgbot import menus, presenter
-from tgbot.callback import (
+from tgbot.buttons import (
     Back,
     ConfirmSpot,
     ConfirmTarget,
@@ -20,8 +20,8 @@ from tgbot.callback import (
     TurnCard,
 )
 from tgbot.i18n import Language
+from tgbot.keyboards import markup
 from tgbot.pictures import screen_png
-from tgbot.telegram_io import markup
 
 EN = Language("en")
 GAME = "Ab3dE9xYz0"

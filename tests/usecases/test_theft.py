@@ -19,7 +19,7 @@ from engine import (
     legal_actions,
 )
 from tgbot import notice_texts, presenter
-from tgbot.callback import PickCard, SetTurnLimit, StealFrom
+from tgbot.buttons import PickCard, SetTurnLimit, StealFrom
 from tgbot.i18n import Language
 from tgbot.notices import RoundOver
 from tgbot.records import GameRecord
