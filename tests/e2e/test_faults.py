@@ -164,7 +164,8 @@ def expected_lines(
 
 
 def footers(record: GameRecord) -> list[re.Pattern[str]]:
-    """The board footer's lines ("Round 1/3 · deck 40", "<mention>, your turn!") as patterns."""
+    """The board footer's lines ("Round 1/3 · deck 40", "<mention>, your turn!", "⏰ This turn
+    ends <the moment>.") as patterns."""
     tr = texts(record.language)
     template = tr.ngettext(
         "Round {round}/3 · deck {deck}\n{name}, your turn!",
@@ -174,7 +175,9 @@ def footers(record: GameRecord) -> list[re.Pattern[str]]:
         deck="\0",
         name="\0",
     )
-    return [re.compile(re.escape(t).replace("\x00", ".+") + "$") for t in template.split("\n")]
+    deadline = tr.gettext("⏰ This turn ends {time}.", time="\0")
+    lines = [*template.split("\n"), deadline]
+    return [re.compile(re.escape(t).replace("\x00", ".+") + "$") for t in lines]
 
 
 def lines_of(text: str, record: GameRecord) -> list[str]:
