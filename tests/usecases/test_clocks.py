@@ -14,7 +14,7 @@ from tgbot.links import join_payload
 from tgbot.ports import Fate
 from tgbot.records import LobbyPlayer
 from tgbot.service import Person, Target
-from tgbot.time_texts import fallback
+from tgbot.time_texts import fallback, moment
 
 from .conftest import (
     ANN,
@@ -367,3 +367,26 @@ def test_a_picked_mention_carries_the_user() -> None:
     bob = User(BOB, "Bob", False)
     picked = MessageEntity(MessageEntity.TEXT_MENTION, 6, 3, user=bob)
     assert target_of(_message("/kick Bob", (picked,)), ["Bob"]) == Target("Bob", BOB)
+
+
+async def test_a_new_time_per_turn_during_play_redraws_the_deadline_on_every_hand(
+    table: Table,
+) -> None:
+    """/settings during play moves the turn's end: each player's live message says the new one
+    (a date_time entity), and no longer the old."""
+    gid = await table.start()
+    await table.discard(gid)
+    record = await table.record(gid)
+    start = record.turn_started_at
+    old, new = moment(int(start + 24 * HOUR)), moment(int(start + HOUR))
+    hands = dict(record.messages.hands)
+    assert hands, "the players have live messages"
+
+    def shown(uid: int) -> str:
+        (message,) = [m for m in table.sender.live(uid) if m.message_id == hands[uid]]
+        return message.text
+
+    assert all(old in shown(uid) for uid in hands)
+    await _limit_one_hour(table, gid)
+    for uid in hands:
+        assert new in shown(uid) and old not in shown(uid), uid

@@ -296,6 +296,7 @@ async def _follow(ctx: Context, record: GameRecord, then: Then, person: Person) 
     elif then is Then.RETIMED:
         assert record.state is not None
         await schedule(ctx, record, record.state.version)
+        await ctx.deliver(record.game_id)  # the live messages say the new deadline
 
 
 async def _started(ctx: Context, record: GameRecord) -> None:

@@ -185,8 +185,11 @@ def _retime(
         text = tr.pgettext("toast", "That button was out of date; the lobby has been updated.")
         return _answer(text)
     lobby = record.lobby.changed(turn_limit_hours=command.hours)
+    # The turn's deadline moved: every live hand message says when the turn ends, so each is
+    # redrawn (the board caption follows with the next move).
+    owed = owe(record.owed, edits=[user for user, _ in record.messages.hands])
     saved = Outcome(Toast(tr.pgettext("toast", "Saved.")), Then.RETIMED)
-    return Decision(saved, dataclasses.replace(record, lobby=lobby))
+    return Decision(saved, dataclasses.replace(record, lobby=lobby, owed=owed))
 
 
 def _leave(record: GameRecord, req: Request, tr: Texts) -> Decision[Outcome]:
