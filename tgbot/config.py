@@ -4,7 +4,8 @@
 |---|---|---|
 | `TELEGRAM_BOT_TOKEN` | (required) | the token from @BotFather, `123456:ABC...` |
 | `TELEGRAM_API_URL` | `https://api.telegram.org` | the Bot API server (or a self-hosted one) |
-| `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live (`redis+cluster://` for a Cluster) |
+| `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live (`redis+cluster://` for a Cluster, |
+| | | `redis+sentinel://host:26379,.../mymaster/0` for the master Sentinel names) |
 | `REDIS_CLUSTER` | `0` | `1`: `REDIS_URL` names one node of a Redis Cluster |
 | `REDIS_TIMEOUT_SECONDS` | `3` | how long one Redis call (or connecting) may take, 0.1 to 60 |
 | `WEBHOOK_URL` | (unset: long polling) | public HTTPS URL Telegram posts updates to |
@@ -32,6 +33,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from .i18n import LANGUAGES, Language, parse_language
+from .sentinel import SENTINEL_SCHEME, parse_sentinel_url
 
 DEFAULT_API_URL = "https://api.telegram.org"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -57,7 +59,7 @@ _TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{30,100}")
 # Telegram's rule for setWebhook's secret_token.
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _LISTEN = re.compile(r"[A-Za-z0-9_.:\[\]-]{1,255}")
-_REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster")
+_REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster", SENTINEL_SCHEME)
 CLUSTER_SUFFIX = "+cluster"
 _FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 _REDIS_DB = re.compile(r"(/[0-9]{0,5})?")
@@ -175,9 +177,15 @@ def _redis_url(value: str) -> str:
     if parts.scheme not in _REDIS_SCHEMES:
         raise ConfigError(
             "REDIS_URL",
-            "must start with redis://, rediss://, unix://, redis+cluster:// or "
-            f"rediss+cluster://, got {shown!r}",
+            "must start with redis://, rediss://, unix://, redis+cluster://, "
+            f"rediss+cluster:// or redis+sentinel://, got {shown!r}",
         )
+    if parts.scheme == SENTINEL_SCHEME:
+        try:
+            parse_sentinel_url(value)
+        except ValueError as err:
+            raise ConfigError("REDIS_URL", f"{err}: {shown!r}") from None
+        return value
     try:
         port = parts.port
     except ValueError:  # not a number, or above 65535
@@ -199,6 +207,8 @@ def _redis_cluster(environ: Mapping[str, str], url: str) -> bool:
     if flag is None:
         raise ConfigError("REDIS_CLUSTER", f"must be 1 or 0, got {text!r}")
     scheme = urlsplit(url).scheme
+    if flag and scheme == SENTINEL_SCHEME:
+        raise ConfigError("REDIS_CLUSTER", "must be 0 when REDIS_URL names Redis Sentinel")
     cluster = flag or scheme.endswith(CLUSTER_SUFFIX)
     if cluster and scheme == "unix":
         raise ConfigError("REDIS_URL", "a Redis Cluster is reached over TCP, not unix://")

@@ -20,7 +20,7 @@ import aiohttp
 import pytest
 from redis.asyncio import Redis
 
-from emulator import EmulatorState, User
+from emulator import EmulatorState
 from emulator.faults import Faults
 from emulator.server import BotApiEmulator
 from engine import GameState
@@ -38,9 +38,9 @@ from .procs import (
     fleet,
     loaded,
     open_game,
+    play_turn,
     replay,
     until,
-    was_played,
 )
 
 pytestmark = pytest.mark.slow  # a cluster, haproxy and three bot processes
@@ -92,17 +92,6 @@ backend bots
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-
-
-async def play_turn(table: Table, players: list[User], gid: str, last: int, rng: random.Random,
-                    moves: list[Move]) -> int:  # fmt: skip
-    """One turn: the player to move taps through to Confirm and confirms; the new version."""
-    user, message, version = await table.wait_turn(players, gid, last, timeout=60)
-    message, confirm = await table.reach_confirm(user, message, rng)
-    answer = await table.tap(user, message, confirm)
-    assert was_played(answer.text), answer.text
-    moves.append(Move(user.id, decode(confirm)))  # type: ignore[arg-type]
-    return version
 
 
 async def test_games_survive_a_killed_bot_and_a_killed_redis_master(tmp_path: Path) -> None:
