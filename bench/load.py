@@ -149,7 +149,7 @@ async def bot_process(
         proc = subprocess.Popen([bot], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 60
+        deadline = loop.time() + 180  # three processes starting on a busy machine
         while True:
             if proc.poll() is not None:
                 raise SystemExit(f"the bot exited:\n{log.read_text()[-3000:]}")

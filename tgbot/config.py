@@ -12,6 +12,7 @@
 | `WEBHOOK_LISTEN` | `0.0.0.0` | address the webhook server binds |
 | `WEBHOOK_PORT` | `8443` | port the webhook server binds |
 | `WEBHOOK_SECRET` | (required with `WEBHOOK_URL`) | Telegram's secret token header value |
+| `METRICS_PORT` | (unset: none) | long polling: port of `GET /metrics` and `/healthz` |
 | `BOT_LANGUAGE` | `ko` | language of groups and users that chose none |
 | `REDIS_KEY_PREFIX` | `sab` | prefix of every Redis key (several bots can share one Redis) |
 | `LOG_LEVEL` | `INFO` | Python logging level: DEBUG, INFO, WARNING, ERROR or CRITICAL |
@@ -88,6 +89,7 @@ class Config:
     webhook_listen: str = DEFAULT_LISTEN
     webhook_port: int = DEFAULT_PORT
     webhook_secret: str | None = None
+    metrics_port: int | None = None  # long polling: GET /metrics and /healthz served here
     language: Language = DEFAULT_LANGUAGE
     key_prefix: str = DEFAULT_KEY_PREFIX
     log_level: str = DEFAULT_LOG_LEVEL
@@ -134,6 +136,7 @@ class Config:
             f"redis_url={redacted_url(self.redis_url)!r}, redis_timeout={self.redis_timeout!r}, "
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
+            f"metrics_port={self.metrics_port!r}, "
             f"language={self.language.code!r}, key_prefix={self.key_prefix!r}, "
             f"computer_pause={self.computer_pause!r}, "
             f"sends_per_second={self.sends_per_second!r})"
@@ -231,6 +234,16 @@ def _redis_timeout(environ: Mapping[str, str]) -> float:
     return seconds
 
 
+def _port(environ: Mapping[str, str], name: str) -> int | None:
+    """A TCP port setting (1 to 65535), None when unset."""
+    text = _get(environ, name)
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ConfigError(name, f"must be a number from 1 to 65535, got {text!r}")
+    return int(text)
+
+
 def log_level(environ: Mapping[str, str], default: str = DEFAULT_LOG_LEVEL) -> str:
     """`LOG_LEVEL` as one of Python's level names (any case), else ConfigError."""
     value = (_get(environ, "LOG_LEVEL") or default).upper()
@@ -275,16 +288,12 @@ def load_config(
     if not _LISTEN.fullmatch(listen):
         raise ConfigError("WEBHOOK_LISTEN", f"is not an address to listen on: {listen!r}")
 
-    port_text = _get(environ, "WEBHOOK_PORT")
-    port = DEFAULT_PORT
-    if port_text is not None:
-        if not port_text.isascii() or not port_text.isdigit():
-            raise ConfigError(
-                "WEBHOOK_PORT", f"must be a number from 1 to 65535, got {port_text!r}"
-            )
-        port = int(port_text)
-        if not 1 <= port <= 65535:
-            raise ConfigError("WEBHOOK_PORT", f"must be a number from 1 to 65535, got {port}")
+    port = _port(environ, "WEBHOOK_PORT") or DEFAULT_PORT
+    metrics_port = _port(environ, "METRICS_PORT")
+    if metrics_port is not None and webhook_url is not None:
+        raise ConfigError(
+            "METRICS_PORT", "is for long polling; with WEBHOOK_URL, /metrics is on WEBHOOK_PORT"
+        )
 
     secret = _get(environ, "WEBHOOK_SECRET")
     if secret is not None and not _SECRET.fullmatch(secret):
@@ -337,6 +346,7 @@ def load_config(
         webhook_listen=listen,
         webhook_port=port,
         webhook_secret=secret,
+        metrics_port=metrics_port,
         language=language,
         key_prefix=key_prefix,
         log_level=level,

@@ -89,6 +89,8 @@ GOOD = "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi"
             {"TELEGRAM_BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://bot.example.com/hook"},
             "WEBHOOK_SECRET",
         ),
+        ({"TELEGRAM_BOT_TOKEN": GOOD, "METRICS_PORT": "metrics"}, "METRICS_PORT"),
+        ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_URL": "redis+sentinel://s1:26379"}, "REDIS_URL"),
     ],
 )
 async def test_a_bad_setting_stops_the_bot_with_one_line(
@@ -207,6 +209,29 @@ async def test_a_webhook_port_in_use_stops_the_bot_with_one_line(redis_url: str)
     assert (status, out) == (1, ""), (status, err)
     assert lines[-1].startswith("saboteur-bot: cannot serve the webhook on 127.0.0.1:"), err
     assert str(port) in lines[-1] and "Traceback" not in err and SECRET not in err
+
+
+async def test_a_metrics_port_in_use_stops_a_polling_bot_with_one_line(redis_url: str) -> None:
+    """Long polling, another server holds METRICS_PORT: status 1, one line naming the address."""
+    prefix = f"cfgtest-{uuid.uuid4().hex[:10]}"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with emulator() as emu:
+            env = environment(
+                TELEGRAM_BOT_TOKEN=TOKEN,
+                TELEGRAM_API_URL=emu.url,
+                REDIS_URL=redis_url,
+                REDIS_KEY_PREFIX=prefix,
+                WEBHOOK_LISTEN="127.0.0.1",
+                METRICS_PORT=str(port),
+            )
+            status, out, err = await run_script(env)
+    lines = err.splitlines()
+    assert (status, out) == (1, ""), (status, err)
+    assert lines[-1].startswith(f"saboteur-bot: cannot serve the metrics on 127.0.0.1:{port}: ")
+    assert "Traceback" not in err, err
 
 
 async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:

@@ -90,6 +90,9 @@ BAD = [
     ({"REDIS_CLUSTER": "maybe"}, "REDIS_CLUSTER", "1 or 0"),
     ({"REDIS_URL": "redis+cluster://n1:7000/2"}, "REDIS_URL", "only database 0"),
     ({"REDIS_URL": "redis+sentinel://s1:26379"}, "REDIS_URL", "service name"),
+    ({"METRICS_PORT": "0"}, "METRICS_PORT", "1 to 65535"),
+    ({"METRICS_PORT": "9o9o"}, "METRICS_PORT", "1 to 65535"),
+    ({**HOOK, "WEBHOOK_SECRET": SECRET, "METRICS_PORT": "9090"}, "METRICS_PORT", "WEBHOOK_PORT"),
     ({"REDIS_URL": "redis+sentinel://s1:26379/m/x"}, "REDIS_URL", "must be a number"),
     ({"REDIS_URL": "redis+sentinel://s1:99999/m"}, "REDIS_URL", "bad sentinel port"),
     ({"REDIS_URL": "redis+sentinel://s1,,s2/m"}, "REDIS_URL", "host:port"),
@@ -165,6 +168,11 @@ def test_a_redis_cluster_is_chosen_by_the_url_s_scheme_or_redis_cluster() -> Non
         ({"REDIS_URL": "redis://n1:7000/0", "REDIS_CLUSTER": "0"}, False),
     ):
         assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, **env}).redis_cluster is cluster, env
+
+
+def test_metrics_port_serves_a_polling_bot_s_metrics() -> None:
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN}).metrics_port is None
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "METRICS_PORT": "9090"}).metrics_port == 9090
 
 
 def test_a_sentinel_url_names_the_sentinels_the_service_and_the_database() -> None:
