@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import cast
 
 import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from redis.asyncio import Redis
 
 from emulator import EmulatorState
 from emulator.server import BotApiEmulator
@@ -59,7 +57,7 @@ async def test_a_polling_bot_serves_metrics_and_health_on_metrics_port(
             bot.start()
             await bot.wait_ready()
             before, _ = await samples(port)
-            table = Table(emu, cast("Redis", redis), prefix, 30.0)
+            table = Table(emu, redis, prefix, 30.0)
             players = [emu.state.create_user(n) for n in ("Ann", "Bob", "Cho")]
             chat, gid = await open_game(table, players, "Polled")
             moves: list[Move] = []
