@@ -191,7 +191,10 @@ class Sender:
     async def _spend_bot(self, chat_id: int) -> Sent | None:
         """Take one send from the bot-wide budget (a private chat's is urgent unless marked
         otherwise, `bot_budget.urgency`); a RETRY outcome when it is spent."""
-        if self.bot_budget is None or is_reply(chat_id):
+        if self.bot_budget is None:
+            return None
+        if is_reply(chat_id):  # counted, never held: the person waits for this screen
+            await self.bot_budget.charge(self.clock())
             return None
         wait = await self.bot_budget.take(self.clock(), urgent=is_urgent(chat_id))
         if wait > 0:
@@ -536,6 +539,8 @@ class Sender:
         shown = markup(keyboard)
         if shown is not None:
             kwargs["reply_markup"] = shown
+        if self.bot_budget is not None:  # a message, answering the receiver's own tap
+            await self.bot_budget.charge(self.clock())
         sent = await self._call(
             "sendPhoto (ephemeral)",
             lambda: self.bot.do_api_request(_SEND_PHOTO, api_kwargs=kwargs),
@@ -566,6 +571,8 @@ class Sender:
         shown = markup(keyboard)
         if shown is not None:
             kwargs["reply_markup"] = shown
+        if self.bot_budget is not None:  # an edit, answering the receiver's own tap
+            await self.bot_budget.charge(self.clock())
         return await self._call(
             "editEphemeralMessageMedia",
             lambda: self.bot.do_api_request("editEphemeralMessageMedia", api_kwargs=kwargs),
