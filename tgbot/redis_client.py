@@ -11,7 +11,9 @@ RedisCluster: it learns the other nodes from the one named, sends each command t
 its key's slot and follows a failover (MOVED) to the promoted replica. Every key layout and script
 of the bot touches one slot per command (`tgbot.keys`), so the rest of the code is the same.
 A Cluster client must answer one command (a ping) before it is used concurrently: redis-py's
-first concurrent calls can race while it learns the cluster's nodes.
+first concurrent calls can race while it learns the cluster's nodes. (Commands that open new
+connections to one node at once can still fail in the handshake, an AttributeError redis-py
+8.1 does not retry: see the README's "not done yet".)
 
 With a `redis+sentinel://` URL the client is the master's that Redis Sentinel names
 (`tgbot.sentinel`): a single server to the rest of the code, which moves to the promoted replica
