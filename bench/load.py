@@ -43,7 +43,8 @@ from emulator import EmulatorState, Faults, Message, RateLimits, User
 from emulator.server import BotApiEmulator
 from tests.haproxy import haproxy
 from tests.redis_cluster import LocalCluster
-from tgbot.callback import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard, decode
+from tgbot.buttons import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard
+from tgbot.callback import decode
 from tgbot.keys import DEFAULT_PREFIX
 from tgbot.redis_client import RedisClient, open_redis
 from tgbot.redis_store import RedisStore
