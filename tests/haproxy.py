@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tests.e2e.harness import free_port
+from tests.processes import stop
 
 
 @contextlib.contextmanager
@@ -60,9 +61,4 @@ backend bots
             time.sleep(0.05)
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .processes import stop
 from .redis_cluster import _cli, _free_ports
 
 SERVICE = "saboteur"
@@ -128,11 +129,5 @@ class LocalSentinel:
         """End every process (sentinels first, so none promotes anything on the way)."""
         for port in [*self.sentinels, *(p for p in self.procs if p not in self.sentinels)]:
             proc = self.procs.get(port)
-            if proc is None or proc.poll() is not None:
-                continue
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            if proc is not None:
+                stop(proc)

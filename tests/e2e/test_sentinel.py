@@ -23,18 +23,8 @@ from tests.redis_sentinel import LocalSentinel
 from tgbot.redis_client import open_redis
 from tgbot.sentinel import SentinelMaster
 
+from . import procs
 from .harness import free_port
-from .procs import (
-    ERROR_TOAST,
-    Move,
-    Table,
-    bot_environment,
-    fleet,
-    loaded,
-    open_game,
-    play_turn,
-    replay,
-)
 
 pytestmark = pytest.mark.slow  # five redis-servers and a bot process
 
@@ -52,37 +42,41 @@ async def test_a_game_goes_on_across_a_sentinel_failover(tmp_path: Path) -> None
         ) as emu:
             port = free_port()
             hook = f"http://127.0.0.1:{port}/hook"
-            with fleet(tmp_path) as bots:
-                bot = bots.add("bot", bot_environment(emu, redis.url, hook, port, prefix), port)
+            with procs.fleet(tmp_path) as bots:
+                bot = bots.add(
+                    "bot", procs.bot_environment(emu, redis.url, hook, port, prefix), port
+                )
                 bot.start()
                 await bot.wait_ready()
                 await emu.wait_for(lambda: emu.state.webhook.url == hook, timeout=30)
-                table = Table(emu, cast("Redis", client), prefix, 60.0, retry_busy=True)
+                table = procs.Table(emu, cast("Redis", client), prefix, 60.0, retry_busy=True)
                 players = [emu.state.create_user(n) for n in ("Ann", "Bob", "Cho")]
-                _, gid = await open_game(table, players, "Sentinel pit")
-                start = (await loaded(table.store, gid)).state
+                _, gid = await procs.open_game(table, players, "Sentinel pit")
+                start = (await procs.loaded(table.store, gid)).state
                 assert start is not None
                 rng = random.Random(7)
-                moves: list[Move] = []
+                moves: list[procs.Move] = []
                 last = -1
                 for _ in range(2):
-                    last = await play_turn(table, players, gid, last, rng, moves)
+                    last = await procs.play_turn(table, players, gid, last, rng, moves)
                 await table.quiet()
                 assert redis.replicated() == 1, "the replica has every write"
                 dead = redis.kill_master()
-                last = await play_turn(table, players, gid, last, rng, moves)  # during failover
+                last = await procs.play_turn(
+                    table, players, gid, last, rng, moves
+                )  # during failover
                 promoted = redis.wait_failover(dead)
                 assert promoted != dead
                 for _ in range(2):
-                    last = await play_turn(table, players, gid, last, rng, moves)
+                    last = await procs.play_turn(table, players, gid, last, rng, moves)
                 await table.quiet(timeout=60)
 
-                record = await loaded(table.store, gid)
+                record = await procs.loaded(table.store, gid)
                 assert record.state is not None
-                assert replay(gid, start, moves) == record.state, "none lost or doubled"
+                assert procs.replay(gid, start, moves) == record.state, "none lost or doubled"
                 assert record.owed.is_empty, "every announcement delivered"
                 queries = emu.state.callback_queries.values()
-                assert ERROR_TOAST not in [q.text for q in queries]
+                assert procs.ERROR_TOAST not in [q.text for q in queries]
                 assert all(q.answered for q in queries), "every tap answered"
                 assert bot.is_running()
                 log = bot.log()
