@@ -6,6 +6,10 @@ Run: `python bench/load.py --games 10 --players 4 --latency 150 --moves 10`
 (`--bot PATH` runs another checkout's `saboteur-bot`, to compare two versions; `--upload-kbps`
 limits the upload bandwidth; the emulator takes photo sizes from the PNG header instead of
 thumbnailing, unless `--full-photos`; `--trips` counts Redis round trips).
+`--processes N` runs N bot processes behind a real `haproxy` balancing round-robin (`--haproxy`
+puts it in front of one process too); `--cluster` a local six-node Redis Cluster (three masters,
+three replicas, no persistence) instead of one `redis-server`. CPU and Redis figures are
+summed over the processes and the masters.
 
 Prints moves per second for the whole process, tap → answer and tap → new board percentiles,
 the bot's CPU per move, Redis commands per move and Redis bytes per game. Targets (issue 13):
@@ -37,9 +41,12 @@ from redis.asyncio import Redis
 
 from emulator import EmulatorState, Faults, Message, RateLimits, User
 from emulator.server import BotApiEmulator
+from tests.haproxy import haproxy
+from tests.redis_cluster import LocalCluster
 from tgbot.buttons import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard
 from tgbot.callback import decode
 from tgbot.keys import DEFAULT_PREFIX
+from tgbot.redis_client import RedisClient, open_redis
 from tgbot.redis_store import RedisStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +60,22 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@contextlib.contextmanager
+def redis_backend(cluster: bool) -> Iterator[tuple[str, list[str]]]:
+    """A throwaway Redis without persistence: (the bot's REDIS_URL, a plain URL of each master)."""
+    if not cluster:
+        with redis_server() as url:
+            yield url, [url]
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-cluster-") as folder:
+        nodes = LocalCluster(Path(folder), persistent=False)
+        try:
+            nodes.start()
+            yield nodes.url, [f"redis://127.0.0.1:{p}/0" for p in nodes.masters()]
+        finally:
+            nodes.stop()
 
 
 @contextlib.contextmanager
@@ -84,11 +107,33 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextlib.asynccontextmanager
+async def bot_processes(
+    args: argparse.Namespace, emu: BotApiEmulator, redis_url: str, folder: Path
+) -> AsyncIterator[list[subprocess.Popen[bytes]]]:
+    """`--processes` bot processes, behind haproxy when more than one (or `--haproxy`)."""
+    ports = [free_port() for _ in range(args.processes)]
+    balanced = args.haproxy or args.processes > 1
+    async with contextlib.AsyncExitStack() as stack:
+        hook = None
+        if balanced:
+            hook = f"http://127.0.0.1:{stack.enter_context(haproxy(folder, ports))}/hook"
+        procs = []
+        for i, port in enumerate(ports):
+            log = folder / f"bot{i}.log"
+            procs.append(
+                await stack.enter_async_context(
+                    bot_process(args.bot, emu, redis_url, log, port, hook)
+                )
+            )
+        yield procs
+
+
+@contextlib.asynccontextmanager
 async def bot_process(
-    bot: str, emu: BotApiEmulator, redis_url: str, log: Path
+    bot: str, emu: BotApiEmulator, redis_url: str, log: Path, port: int, hook: str | None
 ) -> AsyncIterator[subprocess.Popen[bytes]]:
-    """`saboteur-bot` in webhook mode against the emulator, until the block ends."""
-    port = free_port()
+    """`saboteur-bot` in webhook mode against the emulator, until the block ends; Telegram
+    posts to `hook` (a load balancer) or straight to the process's port."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONUNBUFFERED": "1",
@@ -96,7 +141,7 @@ async def bot_process(
         "TELEGRAM_BOT_TOKEN": emu.state.token,
         "TELEGRAM_API_URL": emu.url,
         "REDIS_URL": redis_url,
-        "WEBHOOK_URL": f"http://127.0.0.1:{port}/hook",
+        "WEBHOOK_URL": hook or f"http://127.0.0.1:{port}/hook",
         "WEBHOOK_LISTEN": "127.0.0.1",
         "WEBHOOK_PORT": str(port),
         "WEBHOOK_SECRET": SECRET,
@@ -105,7 +150,7 @@ async def bot_process(
         proc = subprocess.Popen([bot], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 60
+        deadline = loop.time() + 180  # three processes starting on a busy machine
         while True:
             if proc.poll() is not None:
                 raise SystemExit(f"the bot exited:\n{log.read_text()[-3000:]}")
@@ -180,7 +225,7 @@ async def live(emu: BotApiEmulator, user: User, wanted: type, before: tuple[int,
 
 
 async def open_game(
-    emu: BotApiEmulator, redis: Redis, users: list[User], chat: int, fig: Figures
+    emu: BotApiEmulator, redis: RedisClient, users: list[User], chat: int, fig: Figures
 ) -> None:
     """A game's lobby, joins and start."""
     state = emu.state
@@ -289,28 +334,32 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[index] * 1000
 
 
-async def redis_figures(url: str) -> tuple[Counter[str], int]:
-    """(commands processed so far by name, bytes of every key)."""
-    client = Redis.from_url(url)
-    try:
-        stats = await client.info("commandstats")
-        total = 0
-        async for key in client.scan_iter(count=1000):
-            total += int(await client.memory_usage(key) or 0)
-        counts = Counter({k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()})
-        return counts, total
-    finally:
-        await client.aclose()
+async def redis_figures(urls: list[str]) -> tuple[Counter[str], int]:
+    """(commands processed so far by name, bytes of every key), over every master."""
+    counts: Counter[str] = Counter()
+    total = 0
+    for url in urls:
+        client = Redis.from_url(url)
+        try:
+            stats = await client.info("commandstats")
+            async for key in client.scan_iter(count=1000):
+                total += int(await client.memory_usage(key) or 0)
+            counts += Counter(
+                {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items()}
+            )
+        finally:
+            await client.aclose()
+    return counts, total
 
 
 async def run(args: argparse.Namespace) -> None:
     faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter, upload_kbps=args.upload_kbps)
     limits = RateLimits()  # Telegram's: 20 messages a minute per group, 30 a second in all
-    with redis_server() as redis_url, tempfile.TemporaryDirectory() as tmp:
+    with redis_backend(args.cluster) as (redis_url, nodes), tempfile.TemporaryDirectory() as tmp:
         # Cheap photo sizes (no thumbnails), so that the emulator spends little of the machine.
         state = EmulatorState(rate_limits=limits, cheap_photos=not args.full_photos)
         emulator = BotApiEmulator(state, faults=faults)
-        async with emulator as emu, bot_process(args.bot, emu, redis_url, Path(tmp) / "b") as proc:
+        async with emulator as emu, bot_processes(args, emu, redis_url, Path(tmp)) as procs:
             games = []
             for g in range(args.games):
                 users = [state.create_user(f"P{g}-{i}") for i in range(args.players)]
@@ -321,40 +370,44 @@ async def run(args: argparse.Namespace) -> None:
                 ).id
                 games.append((users, chat))
             fig = Figures()
-            client = Redis.from_url(redis_url)
+            client = open_redis(redis_url, 5.0)
+            await client.ping()  # a Cluster client learns the nodes before concurrent calls
             await asyncio.gather(
                 *(open_game(emu, client, users, chat, fig) for users, chat in games)
             )
             await client.aclose()
             fig = Figures()  # the moves only, from here
-            cpu0 = cpu_seconds(proc.pid)
-            commands0, _ = await redis_figures(redis_url)
+            cpu0 = sum(cpu_seconds(proc.pid) for proc in procs)
+            commands0, _ = await redis_figures(nodes)
             calls0, uploads0 = emu.calls.copy(), state.photo_uploads
             sent: Counter[str] = Counter()
-            watching = asyncio.create_task(watch_redis(redis_url, sent)) if args.trips else None
+            watching = [asyncio.create_task(watch_redis(n, sent)) for n in nodes if args.trips]
             started = time.perf_counter()
             await asyncio.gather(
                 *(play(emu, users, chat, args.moves, fig) for users, chat in games)
             )
-            if watching is not None:
-                watching.cancel()
+            for watcher in watching:
+                watcher.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
-                    await watching
+                    await watcher
             elapsed = time.perf_counter() - started
             await asyncio.gather(*fig.waiting)
-            cpu = cpu_seconds(proc.pid) - cpu0
-            commands, memory = await redis_figures(redis_url)
+            cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu0
+            commands, memory = await redis_figures(nodes)
             calls, uploads = emu.calls - calls0, state.photo_uploads - uploads0
     moves = max(fig.moves, 1)
     a, b = fig.answers, fig.boards
     print(f"games {args.games} x {args.players} players, {args.moves} moves each, ", end="")
     print(f"latency {args.latency:.0f} ms (± {args.jitter:.0f})", end="")
     print(f", upload {args.upload_kbps:.0f} kbit/s" if args.upload_kbps else "")
-    print(f"moves/s (whole process)        {fig.moves / elapsed:8.2f}  ({elapsed:.1f} s)")
+    front = "behind haproxy" if args.haproxy or args.processes > 1 else "no load balancer"
+    where = "a 3-master Redis Cluster" if args.cluster else "one redis-server"
+    print(f"{args.processes} bot process(es), {front}, {where}")
+    print(f"moves/s (all processes)        {fig.moves / elapsed:8.2f}  ({elapsed:.1f} s)")
     print(f"tap -> answer p50/p95/p99 (ms) {_ms(a, 50)} {_ms(a, 95)} {_ms(a, 99)}  ({len(a)} taps)")
     print(f"tap -> new board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
     print(f"  ({fig.missed_boards} moves shown by a later board: the group's 20 posts a minute)")
-    print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}")
+    print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}  (all processes)")
     redis = commands - commands0
     redis -= Counter({"info": 1, "scan": redis["scan"], "memory|usage": redis["memory|usage"]})
     print(f"Redis commands per move        {redis.total() / moves:8.1f}  ", end="")
@@ -403,6 +456,9 @@ def main() -> None:
         help="count Redis round trips (MONITOR: slower; a pipeline's commands count one each)",
     )
     parser.add_argument("--bot", default=str(ROOT / ".venv" / "bin" / "saboteur-bot"))
+    parser.add_argument("--processes", type=int, default=1, help="bot processes (haproxy)")
+    parser.add_argument("--haproxy", action="store_true", help="haproxy even for one process")
+    parser.add_argument("--cluster", action="store_true", help="a local Redis Cluster")
     asyncio.run(run(parser.parse_args()))
 
 

@@ -21,6 +21,7 @@ from redis.asyncio import Redis
 import tgbot  # noqa: F401  (its opt-in to PTB's timedelta durations covers every test folder)
 from tgbot.redis_client import RedisClient, open_redis
 
+from .processes import stop
 from .redis_cluster import LocalCluster
 
 
@@ -82,18 +83,8 @@ def _start(binary: str, workdir: Path) -> tuple[subprocess.Popen[bytes], int]:
             if _answers_ping(port):
                 return proc, port
             time.sleep(0.05)
-        _stop(proc)  # the port was taken in between, or the server would not start
+        stop(proc)  # the port was taken in between, or the server would not start
     raise RuntimeError(f"redis-server did not start; see the logs in {workdir}")
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="session")
@@ -112,7 +103,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 @pytest.fixture

@@ -50,6 +50,7 @@ class LocalCluster:
     """Six cluster nodes on this machine (start, kill one, stop)."""
 
     directory: Path
+    persistent: bool = True  # append-only, every write synced (False: in memory only)
     ports: list[int] = field(default_factory=list)
     procs: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
 
@@ -96,7 +97,7 @@ class LocalCluster:
                 "--cluster-enabled", "yes",
                 "--cluster-config-file", "nodes.conf",
                 "--cluster-node-timeout", str(NODE_TIMEOUT_MS),
-                "--appendonly", "yes",
+                "--appendonly", "yes" if self.persistent else "no",
                 "--appendfsync", "always",
                 "--save", "",
                 "--dir", str(folder),

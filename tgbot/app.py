@@ -27,6 +27,7 @@ from .i18n import LANGUAGES, Language, texts
 from .keys import SHARDS, Keys
 from .lease import RedisLease
 from .migrate import migrate_keys
+from .ops_http import MetricsServer
 from .posts import RedisPosts
 from .redis_archives import RedisArchives
 from .redis_client import RedisClient, open_redis, unavailable, wait_for_redis
@@ -112,6 +113,13 @@ def build_application(
     app.bot_data["prefix"] = prefix
     app.bot_data["health"] = functools.partial(health, app, client)
     app.bot_data["backlog"] = functools.partial(backlog, client, Keys(prefix))
+    if config.metrics_port is not None:  # long polling: no webhook port to serve /metrics on
+        app.bot_data["metrics_server"] = MetricsServer(
+            host=config.webhook_listen,
+            port=config.metrics_port,
+            health=app.bot_data["health"],
+            backlog=app.bot_data["backlog"],
+        )
     return app
 
 
@@ -185,6 +193,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         for scope, where in _MENU_SCOPES:
             listed = [BotCommand(c, text) for c, text in menu(scope, texts(lang))]
             await app.bot.set_my_commands(listed, scope=where, language_code=code)
+    if "metrics_server" in app.bot_data:
+        await app.bot_data["metrics_server"].start()
     app.bot_data["sweeper"] = asyncio.create_task(_sweep_forever(app.bot_data["service"]))
 
 
@@ -230,6 +240,8 @@ async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    if "metrics_server" in app.bot_data:
+        await app.bot_data["metrics_server"].stop()
     if app.bot_data.get("owns_redis"):
         client: RedisClient = app.bot_data["redis"]
         await client.aclose()

@@ -7,6 +7,11 @@ urgent unless the caller says otherwise (`urgency`): delivery marks the live mes
 players who are not to move as not urgent, so the player to move (and the player whose tap is
 being answered) goes first. A spent bucket says how long to wait; the caller returns the usual retry
 outcome, so the outbox keeps the item owed and nothing sleeps in a handler.
+
+What counts is what Telegram's limit counts, messages: sends and edits, ephemeral ones (Bot API
+10.2: a message, if one only its receiver sees) included. A person's own next screen and an
+ephemeral panel, which answer their tap, are counted (`charge`) but never held back. Answers to
+button taps (a toast, not a message in any chat) and deletions (nothing sent) do not count.
 """
 
 from __future__ import annotations
@@ -122,6 +127,12 @@ class BotBudget:
         raw = await self._take(keys=[self.key], args=[now, self.rate, self.size, keep])
         text = raw.decode() if isinstance(raw, bytes) else str(raw)
         return max(0.0, float(text))
+
+    async def charge(self, now: float) -> None:
+        """Count one send that is never held back (a person's own next screen, an ephemeral
+        panel): the bucket may fall below its reserve and below empty, down to minus its size,
+        so that the sends after it wait for what it used."""
+        await self._take(keys=[self.key], args=[now, self.rate, self.size, -self.size])
 
     async def hold(self, now: float, seconds: float) -> None:
         """Telegram said 429 outside a group: nothing is sent for `seconds` (its retry_after)."""

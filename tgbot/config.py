@@ -4,13 +4,15 @@
 |---|---|---|
 | `TELEGRAM_BOT_TOKEN` | (required) | the token from @BotFather, `123456:ABC...` |
 | `TELEGRAM_API_URL` | `https://api.telegram.org` | the Bot API server (or a self-hosted one) |
-| `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live (`redis+cluster://` for a Cluster) |
+| `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live (`redis+cluster://` for a Cluster, |
+| | | `redis+sentinel://host:26379,.../mymaster/0` for the master Sentinel names) |
 | `REDIS_CLUSTER` | `0` | `1`: `REDIS_URL` names one node of a Redis Cluster |
 | `REDIS_TIMEOUT_SECONDS` | `3` | how long one Redis call (or connecting) may take, 0.1 to 60 |
 | `WEBHOOK_URL` | (unset: long polling) | public HTTPS URL Telegram posts updates to |
 | `WEBHOOK_LISTEN` | `0.0.0.0` | address the webhook server binds |
 | `WEBHOOK_PORT` | `8443` | port the webhook server binds |
 | `WEBHOOK_SECRET` | (required with `WEBHOOK_URL`) | Telegram's secret token header value |
+| `METRICS_PORT` | (unset: none) | long polling: port of `GET /metrics` and `/healthz` |
 | `BOT_LANGUAGE` | `ko` | language of groups and users that chose none |
 | `REDIS_KEY_PREFIX` | `sab` | prefix of every Redis key (several bots can share one Redis) |
 | `LOG_LEVEL` | `INFO` | Python logging level: DEBUG, INFO, WARNING, ERROR or CRITICAL |
@@ -32,6 +34,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from .i18n import LANGUAGES, Language, parse_language
+from .sentinel import SENTINEL_SCHEME, parse_sentinel_url
 
 DEFAULT_API_URL = "https://api.telegram.org"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -57,7 +60,7 @@ _TOKEN = re.compile(r"[0-9]{1,20}:[A-Za-z0-9_-]{30,100}")
 # Telegram's rule for setWebhook's secret_token.
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _LISTEN = re.compile(r"[A-Za-z0-9_.:\[\]-]{1,255}")
-_REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster")
+_REDIS_SCHEMES = ("redis", "rediss", "unix", "redis+cluster", "rediss+cluster", SENTINEL_SCHEME)
 CLUSTER_SUFFIX = "+cluster"
 _FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 _REDIS_DB = re.compile(r"(/[0-9]{0,5})?")
@@ -86,6 +89,7 @@ class Config:
     webhook_listen: str = DEFAULT_LISTEN
     webhook_port: int = DEFAULT_PORT
     webhook_secret: str | None = None
+    metrics_port: int | None = None  # long polling: GET /metrics and /healthz served here
     language: Language = DEFAULT_LANGUAGE
     key_prefix: str = DEFAULT_KEY_PREFIX
     log_level: str = DEFAULT_LOG_LEVEL
@@ -132,6 +136,7 @@ class Config:
             f"redis_url={redacted_url(self.redis_url)!r}, redis_timeout={self.redis_timeout!r}, "
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
+            f"metrics_port={self.metrics_port!r}, "
             f"language={self.language.code!r}, key_prefix={self.key_prefix!r}, "
             f"computer_pause={self.computer_pause!r}, "
             f"sends_per_second={self.sends_per_second!r})"
@@ -175,9 +180,15 @@ def _redis_url(value: str) -> str:
     if parts.scheme not in _REDIS_SCHEMES:
         raise ConfigError(
             "REDIS_URL",
-            "must start with redis://, rediss://, unix://, redis+cluster:// or "
-            f"rediss+cluster://, got {shown!r}",
+            "must start with redis://, rediss://, unix://, redis+cluster://, "
+            f"rediss+cluster:// or redis+sentinel://, got {shown!r}",
         )
+    if parts.scheme == SENTINEL_SCHEME:
+        try:
+            parse_sentinel_url(value)
+        except ValueError as err:
+            raise ConfigError("REDIS_URL", f"{err}: {shown!r}") from None
+        return value
     try:
         port = parts.port
     except ValueError:  # not a number, or above 65535
@@ -199,6 +210,8 @@ def _redis_cluster(environ: Mapping[str, str], url: str) -> bool:
     if flag is None:
         raise ConfigError("REDIS_CLUSTER", f"must be 1 or 0, got {text!r}")
     scheme = urlsplit(url).scheme
+    if flag and scheme == SENTINEL_SCHEME:
+        raise ConfigError("REDIS_CLUSTER", "must be 0 when REDIS_URL names Redis Sentinel")
     cluster = flag or scheme.endswith(CLUSTER_SUFFIX)
     if cluster and scheme == "unix":
         raise ConfigError("REDIS_URL", "a Redis Cluster is reached over TCP, not unix://")
@@ -219,6 +232,16 @@ def _redis_timeout(environ: Mapping[str, str]) -> float:
             f"must be a number of seconds from {low} to {high:g}, got {text!r}",
         )
     return seconds
+
+
+def _port(environ: Mapping[str, str], name: str) -> int | None:
+    """A TCP port setting (1 to 65535), None when unset."""
+    text = _get(environ, name)
+    if text is None:
+        return None
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ConfigError(name, f"must be a number from 1 to 65535, got {text!r}")
+    return int(text)
 
 
 def log_level(environ: Mapping[str, str], default: str = DEFAULT_LOG_LEVEL) -> str:
@@ -265,16 +288,12 @@ def load_config(
     if not _LISTEN.fullmatch(listen):
         raise ConfigError("WEBHOOK_LISTEN", f"is not an address to listen on: {listen!r}")
 
-    port_text = _get(environ, "WEBHOOK_PORT")
-    port = DEFAULT_PORT
-    if port_text is not None:
-        if not port_text.isascii() or not port_text.isdigit():
-            raise ConfigError(
-                "WEBHOOK_PORT", f"must be a number from 1 to 65535, got {port_text!r}"
-            )
-        port = int(port_text)
-        if not 1 <= port <= 65535:
-            raise ConfigError("WEBHOOK_PORT", f"must be a number from 1 to 65535, got {port}")
+    port = _port(environ, "WEBHOOK_PORT") or DEFAULT_PORT
+    metrics_port = _port(environ, "METRICS_PORT")
+    if metrics_port is not None and webhook_url is not None:
+        raise ConfigError(
+            "METRICS_PORT", "is for long polling; with WEBHOOK_URL, /metrics is on WEBHOOK_PORT"
+        )
 
     secret = _get(environ, "WEBHOOK_SECRET")
     if secret is not None and not _SECRET.fullmatch(secret):
@@ -327,6 +346,7 @@ def load_config(
         webhook_listen=listen,
         webhook_port=port,
         webhook_secret=secret,
+        metrics_port=metrics_port,
         language=language,
         key_prefix=key_prefix,
         log_level=level,

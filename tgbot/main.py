@@ -17,8 +17,8 @@ from .startup import PROG, fail, start_fonts
 _EPILOG = (
     "Settings come from the environment: TELEGRAM_BOT_TOKEN (required to run the bot), "
     "TELEGRAM_API_URL, REDIS_URL, REDIS_CLUSTER, REDIS_TIMEOUT_SECONDS, WEBHOOK_URL, "
-    "WEBHOOK_SECRET, WEBHOOK_LISTEN, WEBHOOK_PORT, BOT_LANGUAGE, REDIS_KEY_PREFIX, LOG_LEVEL, "
-    "FONT_DIR (see the README)."
+    "WEBHOOK_SECRET, WEBHOOK_LISTEN, WEBHOOK_PORT, METRICS_PORT, BOT_LANGUAGE, "
+    "REDIS_KEY_PREFIX, LOG_LEVEL, FONT_DIR (see the README)."
 )
 
 
@@ -92,7 +92,11 @@ def _run(config: Config) -> None:
             where = f"{config.webhook_listen}:{config.webhook_port}"
             fail(f"cannot serve the webhook on {where}: {err}", status=1)
     else:
-        app.run_polling(allowed_updates=list(ALLOWED_UPDATES))
+        try:
+            app.run_polling(allowed_updates=list(ALLOWED_UPDATES))
+        except OSError as err:  # METRICS_PORT taken, or WEBHOOK_LISTEN not this machine's
+            where = f"{config.webhook_listen}:{config.metrics_port}"
+            fail(f"cannot serve the metrics on {where}: {err}", status=1)
 
 
 if __name__ == "__main__":

@@ -268,6 +268,10 @@ class BotBudget(Protocol):
         reserve)."""
         ...
 
+    async def charge(self, now: float) -> None:
+        """Count one send that is never held back (it answers a person's own tap)."""
+        ...
+
     async def hold(self, now: float, seconds: float) -> None:
         """Treat the bot's budget as spent for `seconds`."""
         ...

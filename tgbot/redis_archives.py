@@ -5,9 +5,11 @@ it marks the game counted (or stops, if it was), adds it to the group's history 
 latest games) and the figures to the group's season and all-time hashes; then the group goes
 to each player's recent groups (one key each). Everything expires 180 days after it was last
 written. Archives trimmed off a history are deleted after the script, one key at a time. A crash
-after the archive and before the script leaves an archive no history lists (it expires); one
-after the script and before the players' lists leaves a group missing from a player's list
-until their next game there.
+after the archive and before the script leaves an archive no history lists (it expires). A
+second `keep` of a game (the delivery that called the first died before striking it off, so it
+runs again) counts nothing but adds the group to the players' lists again (the same entry), so
+one that died between the script and those lists leaves nothing missing once it is retried; one
+that died before deleting trimmed archives leaves them listed nowhere (they expire).
 """
 
 from __future__ import annotations
@@ -129,12 +131,13 @@ class RedisArchives:
             *names,
         ]
         result = await self._keep(keys=keys, args=args)
-        if not result or int(result[0]) != 1:
-            return False
-        if counted:
+        first = bool(result) and int(result[0]) == 1
+        if counted:  # again when it was counted before: the first keep may have died here
             for user in players:
                 group_args = [game.ended_at, chat, self.groups_per_player, KEEP_SECONDS]
                 await self._group(keys=[k.user_groups(user)], args=group_args)
+        if not first:
+            return False
         for dropped in (_text(g) for g in result[1:]):
             if dropped != game.game_id:
                 await self.redis.delete(k.archive(dropped))

@@ -116,7 +116,9 @@ class RedisStore(Updating):
 
         Raises GameExistsError if the id is taken, ChatBusyError if the chat or topic already
         has an active game (the chat is claimed by compare-and-set, so two creators cannot both
-        win).
+        win). The chat is claimed before the record is written (they are in different slots):
+        a crash in between leaves the chat naming a game that does not exist, which the next
+        creator takes over, never a record that nothing names.
         """
         if not record.status.is_active:
             raise ValueError(f"a new game must be active, not {record.status.value}")
@@ -128,20 +130,32 @@ class RedisStore(Updating):
         users = [self.keys.user_games(u) for u in record.player_ids]
         for key in users:
             await self.redis.sadd(key, gid)
-        if not await self._create(keys=[game], args=[1, record_to_json(stored)]):
-            raise GameExistsError(f"game {gid} exists")
         chat = self.keys.chat(record.chat_id, record.thread_id)
+        await self._claim_chat(chat, gid, users)
+        if not await self._create(keys=[game], args=[1, record_to_json(stored)]):
+            await self._claim(keys=[chat], args=[gid, ""])
+            raise GameExistsError(f"game {gid} exists")
+        raw = await self.redis.get(chat)
+        if raw is not None and _text(raw) != gid:  # taken over before the record was written
+            await self.redis.delete(game)  # nobody else has seen it
+            await self._unlist(users, gid)
+            raise ChatBusyError(_text(raw))
+        return stored
+
+    async def _claim_chat(self, chat: str, gid: GameId, users: list[str]) -> None:
         for _ in range(_RETRIES):
             raw = await self.redis.get(chat)
             holder = "" if raw is None else _text(raw)
             if holder and holder != gid and await self._is_active(holder):
-                await self.redis.delete(game)  # nobody else has seen it
-                for key in users:
-                    await self.redis.srem(key, gid)
+                await self._unlist(users, gid)
                 raise ChatBusyError(holder)
             if await self._claim(keys=[chat], args=[holder, gid]):
-                return stored
+                return
         raise StoreError(f"chat index of game {gid} kept changing")
+
+    async def _unlist(self, users: list[str], gid: GameId) -> None:
+        for key in users:
+            await self.redis.srem(key, gid)
 
     async def _is_active(self, game_id: GameId) -> bool:
         try:

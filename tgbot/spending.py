@@ -26,7 +26,10 @@ class Spending:
     async def bot(self, chat_id: int) -> Sent | None:
         """Take one send from the bot-wide budget (a private chat's is urgent unless marked
         otherwise, `bot_budget.urgency`); a RETRY outcome when it is spent."""
-        if self.bot_budget is None or is_reply(chat_id):
+        if self.bot_budget is None:
+            return None
+        if is_reply(chat_id):  # counted, never held: the person waits for this screen
+            await self.charge()
             return None
         wait = await self.bot_budget.take(self.clock(), urgent=is_urgent(chat_id))
         if wait > 0:
@@ -34,6 +37,12 @@ class Spending:
             metrics.BUDGET_WAITS.labels("bot").inc()
             return Sent(Fate.RETRY, retry_after=wait, detail="the bot's budget is spent")
         return None
+
+    async def charge(self) -> None:
+        """Count one send the bot-wide budget never holds back (it answers a person's own tap:
+        their next screen, an ephemeral panel), `BotBudget.charge`."""
+        if self.bot_budget is not None:
+            await self.bot_budget.charge(self.clock())
 
     async def group(self, chat_id: int) -> Sent | None:
         """Take one send from the bot's budget, then the group's; a RETRY outcome when one is

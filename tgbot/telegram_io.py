@@ -408,6 +408,7 @@ class Sender:
         """Send a photo only `to.receiver_user_id` sees in the group (sendPhoto with
         `ephemeral_message_parameters`); `Sent.message_id` is its `ephemeral_message_id`."""
         body = ephemeral.send_photo(to, png, _fit(caption, CAPTION_LIMIT), markup(keyboard))
+        await self.spending.charge()  # a message, answering the receiver's own tap
         return await self._raw("sendPhoto (ephemeral)", ephemeral.SEND_PHOTO, body, to.chat_id)
 
     async def edit_ephemeral_photo(
@@ -423,6 +424,7 @@ class Sender:
         keyboard."""
         message = (chat_id, receiver_user_id, ephemeral_message_id)
         body = ephemeral.edit_media(message, png, _fit(caption, CAPTION_LIMIT), markup(keyboard))
+        await self.spending.charge()  # an edit, answering the receiver's own tap
         return await self._raw(ephemeral.EDIT_MEDIA, ephemeral.EDIT_MEDIA, body, chat_id)
 
     async def delete_ephemeral(

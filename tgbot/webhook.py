@@ -32,7 +32,7 @@ from aiohttp.http import HttpVersion11
 from telegram import Bot, Update
 from telegram.ext import Application
 
-from . import metrics
+from . import ops_http
 from .acks import NotHandled
 from .config import Config
 
@@ -43,13 +43,12 @@ MAX_BODY_BYTES = 1 << 20  # 1 MiB: Telegram's updates are a few KB
 READ_SECONDS = 10.0  # a body that trickles in slower than this is dropped (408)
 LINGER_SECONDS = 1.0  # after refusing, unread body bytes are discarded this long, then closed
 STOP_SECONDS = 5.0  # requests in flight get this long to finish when the server stops
-HEALTH_SECONDS = 3.0  # a health check that takes longer reports both down
 
 Accept = Callable[[Update], Awaitable[object]]
-Health = Callable[[], Awaitable[dict[str, bool]]]  # each dependency: reachable or not
-Backlog = Callable[[], Awaitable[int]]  # games owing Telegram something
-HEALTH_PATH = "/healthz"
-METRICS_PATH = "/metrics"
+Health = ops_http.Health
+Backlog = ops_http.Backlog
+HEALTH_PATH = ops_http.HEALTH_PATH
+METRICS_PATH = ops_http.METRICS_PATH
 
 
 class _Malformed(ValueError):
@@ -188,30 +187,13 @@ class WebhookServer:
         return web.Response(status=200)
 
     async def _healthz(self, request: web.Request) -> web.Response:
-        """GET /healthz for a load balancer: 200 when Redis and the Bot API answer, else 503;
-        the body says which, nothing more (no secret needed, nothing secret in it)."""
+        """GET /healthz (`tgbot.ops_http.healthz`)."""
         assert self.health is not None
-        try:
-            async with asyncio.timeout(HEALTH_SECONDS):
-                checks = await self.health()
-        except TimeoutError:
-            checks = {"redis": False, "bot_api": False}
-        status = 200 if all(checks.values()) else 503
-        return web.json_response(
-            {k: "ok" if v else "down" for k, v in checks.items()}, status=status
-        )
+        return await ops_http.healthz(self.health)
 
     async def _metrics(self, request: web.Request) -> web.Response:
-        """GET /metrics for Prometheus: this process's counters and the outbox backlog."""
-        backlog: int | None = None
-        if self.backlog is not None:
-            try:
-                async with asyncio.timeout(HEALTH_SECONDS):
-                    backlog = await self.backlog()
-            except Exception:
-                log.warning("metrics: the outbox backlog could not be read")
-        body = metrics.scrape(backlog)
-        return web.Response(body=body, headers={"Content-Type": metrics.CONTENT_TYPE})
+        """GET /metrics (`tgbot.ops_http.scrape`)."""
+        return await ops_http.scrape(self.backlog)
 
     async def _read(self, request: web.Request) -> bytes | None:
         """The whole body, or None as soon as it grows past `max_body`."""

@@ -462,6 +462,17 @@ class Table:
             await asyncio.sleep(0.02)
 
 
+async def play_turn(table: Table, players: list[User], gid: str, last: int, rng: random.Random,
+                    moves: list[Move]) -> int:  # fmt: skip
+    """One turn: the player to move taps through to Confirm and confirms; the new version."""
+    user, message, version = await table.wait_turn(players, gid, last, timeout=60)
+    message, confirm = await table.reach_confirm(user, message, rng)
+    answer = await table.tap(user, message, confirm)
+    assert was_played(answer.text), answer.text
+    moves.append(Move(user.id, decode(confirm)))  # type: ignore[arg-type]
+    return version
+
+
 async def open_game(table: Table, players: list[User], title: str) -> tuple[int, str]:
     """The first player opens a lobby, all join through its deep link at once, the creator
     starts; (chat id, game id)."""

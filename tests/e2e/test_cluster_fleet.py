@@ -8,11 +8,7 @@ nothing is left owed (every announcement delivered).
 
 from __future__ import annotations
 
-import contextlib
 import random
-import shutil
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
 
@@ -20,10 +16,11 @@ import aiohttp
 import pytest
 from redis.asyncio import Redis
 
-from emulator import EmulatorState, User
+from emulator import EmulatorState
 from emulator.faults import Faults
 from emulator.server import BotApiEmulator
 from engine import GameState
+from tests.haproxy import haproxy
 from tests.redis_cluster import LocalCluster
 from tgbot.callback import decode
 from tgbot.keys import Keys
@@ -38,71 +35,14 @@ from .procs import (
     fleet,
     loaded,
     open_game,
+    play_turn,
     replay,
     until,
-    was_played,
 )
 
 pytestmark = pytest.mark.slow  # a cluster, haproxy and three bot processes
 
 BOTS = 3
-
-
-@contextlib.contextmanager
-def haproxy(directory: Path, backends: list[int]) -> Iterator[int]:
-    """haproxy balancing POSTs round-robin over the backends' webhook ports; its port."""
-    binary = shutil.which("haproxy")
-    if binary is None:
-        pytest.fail("haproxy is not installed (scripts/setup.sh --test installs it)")
-    port = free_port()
-    servers = "\n".join(
-        f"    server bot{i} 127.0.0.1:{p} check inter 200ms fall 1 rise 2"
-        for i, p in enumerate(backends)
-    )
-    config = directory / "haproxy.cfg"
-    config.write_text(
-        f"""global
-    maxconn 256
-defaults
-    mode http
-    timeout connect 1s
-    timeout client 30s
-    timeout server 30s
-    retries 3
-    option redispatch
-frontend webhook
-    bind 127.0.0.1:{port}
-    default_backend bots
-backend bots
-    balance roundrobin
-{servers}
-"""
-    )
-    proc = subprocess.Popen(
-        [binary, "-db", "-f", str(config)],
-        stdout=(directory / "haproxy.log").open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        yield port
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-async def play_turn(table: Table, players: list[User], gid: str, last: int, rng: random.Random,
-                    moves: list[Move]) -> int:  # fmt: skip
-    """One turn: the player to move taps through to Confirm and confirms; the new version."""
-    user, message, version = await table.wait_turn(players, gid, last, timeout=60)
-    message, confirm = await table.reach_confirm(user, message, rng)
-    answer = await table.tap(user, message, confirm)
-    assert was_played(answer.text), answer.text
-    moves.append(Move(user.id, decode(confirm)))  # type: ignore[arg-type]
-    return version
 
 
 async def test_games_survive_a_killed_bot_and_a_killed_redis_master(tmp_path: Path) -> None:

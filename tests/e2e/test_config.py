@@ -12,7 +12,7 @@ import os
 import socket
 import sys
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from importlib.metadata import version
 from pathlib import Path
@@ -89,6 +89,8 @@ GOOD = "123456:ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghi"
             {"TELEGRAM_BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://bot.example.com/hook"},
             "WEBHOOK_SECRET",
         ),
+        ({"TELEGRAM_BOT_TOKEN": GOOD, "METRICS_PORT": "metrics"}, "METRICS_PORT"),
+        ({"TELEGRAM_BOT_TOKEN": GOOD, "REDIS_URL": "redis+sentinel://s1:26379"}, "REDIS_URL"),
     ],
 )
 async def test_a_bad_setting_stops_the_bot_with_one_line(
@@ -184,8 +186,11 @@ async def test_a_redis_url_that_redis_cannot_read_stops_the_bot() -> None:
         assert_refused(result, "REDIS_URL", "hunter2", TOKEN.split(":")[1])
 
 
-async def test_a_webhook_port_in_use_stops_the_bot_with_one_line(redis_url: str) -> None:
-    """Another server holds WEBHOOK_PORT: status 1, one line naming the address."""
+async def run_with_a_taken_port(
+    redis_url: str, settings: Callable[[int], dict[str, str]]
+) -> tuple[int, str, list[str], int]:
+    """Run the bot with these settings while another server holds the port they are given:
+    (exit status, stdout, stderr's lines, the port)."""
     prefix = f"cfgtest-{uuid.uuid4().hex[:10]}"
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -197,16 +202,34 @@ async def test_a_webhook_port_in_use_stops_the_bot_with_one_line(redis_url: str)
                 TELEGRAM_API_URL=emu.url,
                 REDIS_URL=redis_url,
                 REDIS_KEY_PREFIX=prefix,
-                WEBHOOK_URL=f"http://127.0.0.1:{port}/hook",
                 WEBHOOK_LISTEN="127.0.0.1",
-                WEBHOOK_PORT=str(port),
-                WEBHOOK_SECRET=SECRET,
+                **settings(port),
             )
             status, out, err = await run_script(env)
-    lines = err.splitlines()
-    assert (status, out) == (1, ""), (status, err)
-    assert lines[-1].startswith("saboteur-bot: cannot serve the webhook on 127.0.0.1:"), err
-    assert str(port) in lines[-1] and "Traceback" not in err and SECRET not in err
+    assert "Traceback" not in err, err
+    return status, out, err.splitlines(), port
+
+
+async def test_a_webhook_port_in_use_stops_the_bot_with_one_line(redis_url: str) -> None:
+    """Another server holds WEBHOOK_PORT: status 1, one line naming the address."""
+
+    def webhook(port: int) -> dict[str, str]:
+        url = f"http://127.0.0.1:{port}/hook"
+        return {"WEBHOOK_URL": url, "WEBHOOK_PORT": str(port), "WEBHOOK_SECRET": SECRET}
+
+    status, out, lines, port = await run_with_a_taken_port(redis_url, webhook)
+    assert (status, out) == (1, ""), (status, lines)
+    assert lines[-1].startswith("saboteur-bot: cannot serve the webhook on 127.0.0.1:"), lines
+    assert str(port) in lines[-1] and not any(SECRET in line for line in lines)
+
+
+async def test_a_metrics_port_in_use_stops_a_polling_bot_with_one_line(redis_url: str) -> None:
+    """Long polling, another server holds METRICS_PORT: status 1, one line naming the address."""
+    status, out, lines, port = await run_with_a_taken_port(
+        redis_url, lambda port: {"METRICS_PORT": str(port)}
+    )
+    assert (status, out) == (1, ""), (status, lines)
+    assert lines[-1].startswith(f"saboteur-bot: cannot serve the metrics on 127.0.0.1:{port}: ")
 
 
 async def test_the_webhook_needs_the_secret_token(redis_url: str) -> None:

@@ -8,11 +8,13 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Bot
 
+from emulator.model import Content
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
+from tests.emulator.test_emu_ephemeral_sender import png, pressed
 from tgbot.bot_budget import BotBudget, replying, urgency
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
-from tgbot.ports import Fate
+from tgbot.ports import Ephemeral, Fate
 from tgbot.redis_client import RedisClient
 from tgbot.telegram_io import Sender
 
@@ -89,3 +91,36 @@ async def test_the_next_screen_of_a_tap_is_not_held_by_a_spent_budget(
     assert step.ok
     assert held.fate is Fate.RETRY
     assert emulator.state.message(people.alice.id, hand.message_id).content.text == "pick a spot"
+
+
+async def test_messages_count_and_tap_answers_and_deletions_do_not(
+    emulator: BotApiEmulator, bot: Bot, people: People, server_client: RedisClient, key_prefix: str
+) -> None:
+    """Telegram's 30 a second counts messages: a tap's answer (a toast) and a deletion take
+    nothing; an ephemeral panel and its edit, like a person's next screen, are counted but go
+    out even with the budget spent, and the sends after them wait for what they used."""
+    budget = BotBudget(server_client, prefix=key_prefix, rate=1.0, size=3, reserve=0)
+    frozen = emulator.state.now()
+    sender = Sender(bot, None, lambda: frozen, MemoryPosts(), budget)
+    state, group, alice = emulator.state, people.group.id, people.alice.id
+    post = state.send_as_bot(state.chat(group), Content(text="old board"))
+    for _ in range(5):
+        query = pressed(state, people)
+        assert (await sender.answer(query, "Done!", alert=False, url=None)).ok
+    assert (await sender.delete(group, post.message_id)).ok
+    panel = Ephemeral(group, alice, callback_query_id=pressed(state, people))
+    shown = await sender.ephemeral_photo(panel, png("brown"), "Your hand", ())
+    assert shown.ok and shown.message_id is not None  # two tokens left
+    edited = await sender.edit_ephemeral_photo(
+        group, alice, shown.message_id, png("green"), "2", ()
+    )
+    assert edited.ok  # one left
+    assert (await sender.private_text(alice, "your turn")).ok  # the last one
+    assert (await sender.private_text(people.bob.id, "later")).fate is Fate.RETRY
+    again = await sender.edit_ephemeral_photo(group, alice, shown.message_id, png("red"), "3", ())
+    assert again.ok, "a panel answering its receiver's tap is never held back"
+    late = await sender.private_text(people.bob.id, "later")
+    assert late.fate is Fate.RETRY and late.retry_after == pytest.approx(2.0)  # 1 owed + 1
+    assert (await sender.delete_ephemeral(group, alice, shown.message_id)).ok  # takes nothing
+    after = await sender.private_text(people.bob.id, "later")
+    assert after.retry_after == pytest.approx(2.0)

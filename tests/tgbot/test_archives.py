@@ -148,6 +148,29 @@ async def test_a_player_s_groups_latest_first_and_bounded(archives: Archives) ->
     assert mine[0].figures == counted(3)[100]
 
 
+async def test_a_keep_that_died_before_the_players_lists_is_completed_by_its_retry(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """The first keep counts the game and dies before the players' lists of recent groups; the
+    delivery retries it (its item is still owed): the group is listed, counted only once."""
+
+    async def dies(**_: object) -> object:
+        raise ConnectionError("the process died")
+
+    dying = RedisArchives(redis_client, prefix=key_prefix)
+    dying._group = dies  # type: ignore[assignment]
+    with pytest.raises(ConnectionError):
+        await dying.keep(game(1), counted(1))
+    archives = RedisArchives(redis_client, prefix=key_prefix)
+    assert await archives.player_stats(100) == ()  # the gap
+    assert not await archives.keep(game(1), counted(1)), "counted once"
+    mine = await archives.player_stats(100)
+    assert [g.chat_id for g in mine] == [GROUP]
+    assert mine[0].figures == counted(1)[100]
+    stats = await archives.group_stats(GROUP, ALL_TIME)
+    assert {p.user_id: p.figures for p in stats} == counted(1)
+
+
 async def test_groups_do_not_see_each_other(archives: Archives) -> None:
     await archives.keep(game(1, chat=GROUP), counted(1))
     assert await archives.recent(OTHER) == ()

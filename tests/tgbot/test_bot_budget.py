@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tgbot.bot_budget import BotBudget
 from tgbot.redis_client import RedisClient
 
@@ -65,3 +67,16 @@ async def test_a_process_with_a_clock_behind_takes_without_refilling(
     assert await budget.take(99.0, urgent=False) == 0.0
     assert await budget.take(99.5, urgent=False) > 0.0
     assert await budget.take(100.1, urgent=False) == 0.0
+
+
+async def test_a_charge_is_never_refused_and_the_next_sends_wait_for_it(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """Charged sends (a person's own screens) go below empty, down to minus the bucket's size:
+    the sends after them wait until the bucket is back above its reserve."""
+    budget = BotBudget(redis_client, prefix=key_prefix, rate=10.0, size=3, reserve=1)
+    for _ in range(10):  # three from the bucket, three below empty, then no lower
+        await budget.charge(5.0)
+    assert await budget.take(5.0, urgent=True) == pytest.approx(4 / 10)  # from -3 to 1
+    assert await budget.take(5.0, urgent=False) == pytest.approx(5 / 10)  # and the reserve
+    assert await budget.take(5.4 + 1e-3, urgent=True) == 0.0

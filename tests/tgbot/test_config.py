@@ -6,6 +6,7 @@ import pytest
 
 from tgbot.config import DEFAULT_API_URL, ConfigError, load_config
 from tgbot.i18n import Language
+from tgbot.sentinel import parse_sentinel_url
 
 TOKEN = "7000000001:AAHemulatorTokenForLocalTestsOnly12"
 SECRET = "s3cret_-Token"
@@ -88,6 +89,15 @@ BAD = [
     ({"REDIS_URL": "http://localhost:6379"}, "REDIS_URL", "redis://"),
     ({"REDIS_CLUSTER": "maybe"}, "REDIS_CLUSTER", "1 or 0"),
     ({"REDIS_URL": "redis+cluster://n1:7000/2"}, "REDIS_URL", "only database 0"),
+    ({"REDIS_URL": "redis+sentinel://s1:26379"}, "REDIS_URL", "service name"),
+    ({"METRICS_PORT": "0"}, "METRICS_PORT", "1 to 65535"),
+    ({"METRICS_PORT": "9o9o"}, "METRICS_PORT", "1 to 65535"),
+    ({**HOOK, "WEBHOOK_SECRET": SECRET, "METRICS_PORT": "9090"}, "METRICS_PORT", "WEBHOOK_PORT"),
+    ({"REDIS_URL": "redis+sentinel://s1:26379/m/x"}, "REDIS_URL", "must be a number"),
+    ({"REDIS_URL": "redis+sentinel://s1:99999/m"}, "REDIS_URL", "bad sentinel port"),
+    ({"REDIS_URL": "redis+sentinel://s1,,s2/m"}, "REDIS_URL", "host:port"),
+    ({"REDIS_URL": "redis+sentinel://s1/m?db=2"}, "REDIS_URL", "no query"),
+    ({"REDIS_URL": "redis+sentinel://s1/m", "REDIS_CLUSTER": "1"}, "REDIS_CLUSTER", "Sentinel"),
     ({"REDIS_URL": "unix:///run/redis.sock", "REDIS_CLUSTER": "1"}, "REDIS_URL", "over TCP"),
     ({"WEBHOOK_URL": "http://bot.example.com/hook"}, "WEBHOOK_URL", "https://"),
     ({"WEBHOOK_URL": "not a url", "WEBHOOK_SECRET": SECRET}, "WEBHOOK_URL", "https://"),
@@ -158,6 +168,26 @@ def test_a_redis_cluster_is_chosen_by_the_url_s_scheme_or_redis_cluster() -> Non
         ({"REDIS_URL": "redis://n1:7000/0", "REDIS_CLUSTER": "0"}, False),
     ):
         assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, **env}).redis_cluster is cluster, env
+
+
+def test_metrics_port_serves_a_polling_bot_s_metrics() -> None:
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN}).metrics_port is None
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "METRICS_PORT": "9090"}).metrics_port == 9090
+
+
+def test_a_sentinel_url_names_the_sentinels_the_service_and_the_database() -> None:
+    """`redis+sentinel://` lists the sentinels (26379 by default); the password is masked."""
+    url = "redis+sentinel://:hunter2@s1:26380,s2,[::1]:26381/saboteur/3"
+    config = load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_URL": url})
+    assert (config.redis_url, config.redis_cluster) == (url, False)
+    assert "hunter2" not in repr(config)
+    target = parse_sentinel_url(url)
+    assert target.sentinels == (("s1", 26380), ("s2", 26379), ("::1", 26381))
+    assert (target.service, target.db, target.password) == ("saboteur", 3, "hunter2")
+    assert parse_sentinel_url("redis+sentinel://s1/m").db == 0
+    with pytest.raises(ConfigError) as caught:
+        load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "REDIS_URL": url.replace("/3", "/x")})
+    assert "hunter2" not in str(caught.value)
 
 
 @pytest.mark.parametrize(("env", "variable", "problem"), BAD)

@@ -305,6 +305,54 @@ async def test_a_chat_claim_whose_game_vanished_is_taken_over(
     assert await store.active_game(CHAT, None) == created.game_id
 
 
+class _Crash(Exception):
+    """The process dies here."""
+
+
+async def _dies(**_: object) -> object:
+    raise _Crash
+
+
+@pytest.mark.parametrize("step", ["_claim", "_create"])
+async def test_a_create_that_dies_half_way_leaves_no_record_and_the_chat_free(
+    redis_store: RedisStore, redis_client: Redis, step: str
+) -> None:
+    """The chat is claimed before the record is written: a process that dies before the claim
+    or between the claim and the record leaves no record (nothing unreachable, nothing that
+    never expires), and the next /new in that chat creates its game."""
+    dying = RedisStore(redis_client, prefix=redis_store.prefix)
+    setattr(dying, step, _dies)
+    with pytest.raises(_Crash):
+        await dying.create(_record("Crashed000"))
+    assert await redis_store.load("Crashed000") is None
+    assert not [k async for k in redis_client.scan_iter(match="*Crashed000*")]
+    created = await redis_store.create(_record())
+    assert await redis_store.active_game(CHAT, None) == created.game_id
+    listed = [g for g in await redis_store.user_games(1) if await redis_store.load(g)]
+    assert listed == [created.game_id]  # a listing left by the dead one names nothing
+
+
+async def test_a_chat_taken_over_before_the_record_is_written_is_refused(
+    redis_store: RedisStore, redis_client: Redis
+) -> None:
+    """Another creator takes the chat between this one's claim and its record (it saw the
+    claim's game missing): this create is refused and takes its record and listings back."""
+    late = RedisStore(redis_client, prefix=redis_store.prefix)
+    write = late._create
+
+    async def overtaken(**kwargs: object) -> object:
+        await redis_store.create(_record("Winner0000"))
+        return await write(**kwargs)  # type: ignore[arg-type]
+
+    late._create = overtaken  # type: ignore[assignment]
+    with pytest.raises(ChatBusyError) as caught:
+        await late.create(_record("Late000000"))
+    assert caught.value.active == "Winner0000"
+    assert await redis_store.load("Late000000") is None
+    assert await redis_store.active_game(CHAT, None) == "Winner0000"
+    assert await redis_store.user_games(1) == ("Winner0000",)
+
+
 async def test_user_games_can_be_added_removed_and_listed(store: Store) -> None:
     await store.add_user_game(9, "Bbbbbbbbbb")
     await store.add_user_game(9, "Aaaaaaaaaa")
