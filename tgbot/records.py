@@ -55,7 +55,7 @@ from typing import Any
 from ai import Level
 from engine import Edition, GameState, GoldRule, Options, from_json, to_json
 
-from .callback import GameId, is_game_id
+from .game_ids import GameId, is_game_id
 from .i18n import Language
 from .notices import Json, Message, from_doc, to_doc
 from .outbox import Owed

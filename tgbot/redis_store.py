@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
-from .callback import GameId
+from .game_ids import GameId
 from .i18n import Language
 from .keys import DEFAULT_PREFIX, SHARDS, Keys, shard_of
 from .records import CorruptRecordError, GameRecord, StoreError, record_from_json, record_to_json

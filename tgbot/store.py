@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, Protocol, TypeVar
 
-from .callback import GameId
+from .game_ids import GameId
 from .i18n import Language
 from .records import GameRecord, StoreError
 
