@@ -190,13 +190,12 @@ def report(results: dict[str, dict[str, Result]], lines: Iterable[Line], rounds:
             p, lo, hi = wilson(wins, len(picked))
             rate[(m, s)] = {k: got[k]["won"] for k in sorted(got, key=int)[:rounds]}
             cpu = sum(r["cpu"] for r in picked)
-            extra = ""
-            with_sab = [r for r in picked if r["saboteurs"]]
-            if len(with_sab) < len(picked):
-                q, qlo, qhi = wilson(sum(r["won"] for r in with_sab), len(with_sab))
-                extra = (
-                    f"  (rounds with a saboteur: {q:.1%} [{qlo:.1%}, {qhi:.1%}] of {len(with_sab)})"
-                )
+            dealt: dict[int, list[bool]] = {}
+            for r in picked:
+                dealt.setdefault(r["saboteurs"], []).append(r["won"])
+            extra = "  by saboteurs dealt: " + ", ".join(
+                f"{k}: {sum(v) / len(v):.0%} of {len(v)}" for k, v in sorted(dealt.items())
+            )
             judged = [all(r["ranked"]) for r in picked if r["counts"] and r["ranked"]]
             belief = ""
             if judged:
@@ -205,8 +204,9 @@ def report(results: dict[str, dict[str, Result]], lines: Iterable[Line], rounds:
                 ranked_rounds += judged
             print(
                 f"  {m.value:9} v {s.value:9} {p:6.1%} [{lo:.1%}, {hi:.1%}] {len(picked):5} rounds"
-                f"  {len(picked) / max(cpu, 1e-9):6.2f} rounds/s{belief}{extra}"
+                f"  {len(picked) / max(cpu, 1e-9):6.2f} rounds/s{belief}"
             )
+            print(f"  {extra}")
             for r in picked:
                 illegal += r["illegal"]
                 for lv, ts in r["ms"].items():
