@@ -9,6 +9,7 @@ from ai import Level
 from engine import Edition, Phase, Role, Side, current_player, legal_actions
 from engine.archive import replay
 from engine.events import GameEnded, MapUsed, RoundEnded
+from tgbot import history_texts
 from tgbot.archives import ALL_TIME, Figures, season_of
 from tgbot.buttons import ReplayRound, SetLanguage, StartGame
 from tgbot.i18n import texts
@@ -263,6 +264,14 @@ async def test_computer_players_are_in_the_archive_and_not_in_the_statistics(
     assert game.archive.players == (ANN, BOB, -1) and game.name_of(-1) != "-1"
     stats = await table.archives.group_stats(GROUP, ALL_TIME)
     assert [p.user_id for p in stats] == [ANN, BOB]
+    # The archive knows the seat for a computer's (by its id), so the history marks it 🤖 in
+    # the reader's language; a game the computer won, for one:
+    end = dataclasses.replace(game.archive.end, gold=(1, 2, 9))
+    won = dataclasses.replace(game, archive=dataclasses.replace(game.archive, end=end))
+    name = game.name_of(-1)
+    assert f"winner: 🤖 {name}" in history_texts.history_text((won,), EN)
+    korean = history_texts.history_text((won,), KO)
+    assert "🤖 " in korean and name not in korean
 
 
 async def test_a_practice_game_gets_its_replays_and_is_no_group_s_history(table: Table) -> None:
