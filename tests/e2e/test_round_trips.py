@@ -10,9 +10,10 @@ out: they are not the tap's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import hashlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,18 +105,29 @@ def loads(trips: list[Trip]) -> int:
     return sum(1 for t in trips for c in t.commands if c[0] == b"HGETALL")
 
 
-async def test_a_move_is_saved_and_answered_within_two_round_trips(
-    redis_url: str, key_prefix: str
-) -> None:
+@contextlib.asynccontextmanager
+async def counted_game(
+    redis_url: str, key_prefix: str, count: int
+) -> AsyncIterator[tuple[World, list[User], str]]:
+    """A started game of `count` players whose bot talks to Redis through counting connections."""
     client = Redis.from_url(redis_url, connection_class=CountingConnection)
     world = World(client, key_prefix)
     await world.start()
     try:
-        players = [world.user(f"P{i}") for i in range(4)]
+        players = [world.user(f"P{i}") for i in range(count)]
         for p in players:
             world.state.start_bot(p.id)
         chat = world.group("Trips", players[0], players[1:])
-        gid = await start_game(world, players, chat)
+        yield world, players, await start_game(world, players, chat)
+    finally:
+        await world.stop()
+        await client.aclose()
+
+
+async def test_a_move_is_saved_and_answered_within_two_round_trips(
+    redis_url: str, key_prefix: str
+) -> None:
+    async with counted_game(redis_url, key_prefix, 4) as (world, players, gid):
         other = redis_store.RedisStore(Redis.from_url(redis_url), prefix=key_prefix)
         for turn in range(3):
             user = await to_act(world, gid, players)
@@ -136,21 +148,10 @@ async def test_a_move_is_saved_and_answered_within_two_round_trips(
             assert saves(first) == 1 and loads(first) == 0, [t.commands for t in first]
             assert len(wire.trips) <= 13, [t.commands for t in wire.trips]  # delivery included
         await other.redis.aclose()
-    finally:
-        await world.stop()
-        await client.aclose()
 
 
 async def test_a_menu_step_takes_two_round_trips(redis_url: str, key_prefix: str) -> None:
-    client = Redis.from_url(redis_url, connection_class=CountingConnection)
-    world = World(client, key_prefix)
-    await world.start()
-    try:
-        players = [world.user(f"Q{i}") for i in range(3)]
-        for p in players:
-            world.state.start_bot(p.id)
-        chat = world.group("Steps", players[0], players[1:])
-        gid = await start_game(world, players, chat)
+    async with counted_game(redis_url, key_prefix, 3) as (world, players, gid):
         user = await to_act(world, gid, players)
         hand, confirm = await reach_discard_confirm(world, gid, user)
         assert confirm
@@ -160,6 +161,3 @@ async def test_a_menu_step_takes_two_round_trips(redis_url: str, key_prefix: str
         wire = await counted_tap(world, user, user.id, hand.message_id, toggle)
         assert len(wire.trips) <= 2, [t.commands for t in wire.trips]
         assert loads(wire.trips) == 0
-    finally:
-        await world.stop()
-        await client.aclose()
