@@ -37,7 +37,8 @@ from redis.asyncio import Redis
 
 from emulator import EmulatorState, Faults, Message, RateLimits, User
 from emulator.server import BotApiEmulator
-from tgbot.callback import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard, decode
+from tgbot.buttons import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard
+from tgbot.callback import decode
 from tgbot.keys import DEFAULT_PREFIX
 from tgbot.redis_store import RedisStore
 

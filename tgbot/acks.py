@@ -26,8 +26,9 @@ from telegram.ext import Application
 
 from . import ahead
 from .ahead import Reads
-from .callback import decode, is_game_id
+from .callback import decode
 from .dedupe import Begun, UpdateLedger
+from .game_ids import is_game_id
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from .callback import GameId
+from .game_ids import GameId
 from .i18n import Language
 from .records import GameRecord
 from .trips import Trip

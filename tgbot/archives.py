@@ -47,7 +47,7 @@ from engine.archive import (
 from engine.events import PUBLIC, ActionPlayed, Event, GoldReceived, GoldStolen, RoundEnded
 from engine.timeline import Entry, timeline
 
-from .callback import GameId, is_game_id
+from .game_ids import GameId, is_game_id
 from .i18n import Language
 from .records import GameRecord, Status, is_computer_id
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import Action, ClearInFront, Discard, Edition, legal_actions
 
-from .callback import ClearFront, ConfirmDiscard, StartDiscard, ToggleDiscard
+from .buttons import ClearFront, ConfirmDiscard, StartDiscard, ToggleDiscard
 from .menu_types import (
     Button,
     Outcome,

@@ -9,7 +9,7 @@ from html import escape
 from engine import Role
 
 from .archives import ArchivedGame, Figures, GroupFigures, PlayerFigures, sorted_figures
-from .callback import Rematch, ReplayRound
+from .buttons import Rematch, ReplayRound
 from .i18n import Language, Texts, texts
 from .menus import Button, Keyboard
 from .names import edition_name, local_computer_name, role_name

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .callback import GameId, is_game_id
+from .game_ids import GameId, is_game_id
 
 
 @dataclass(frozen=True, slots=True)

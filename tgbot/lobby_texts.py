@@ -9,7 +9,7 @@ from ai import Level
 from engine import Edition
 from engine.model import player_range
 
-from .callback import (
+from .buttons import (
     AddComputer,
     CancelGame,
     ConfirmRematch,

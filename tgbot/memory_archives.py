@@ -24,7 +24,7 @@ from .archives import (
     game_to_json,
     season_of,
 )
-from .callback import GameId
+from .game_ids import GameId
 
 
 class MemoryArchives:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from .callback import GameId
+from .game_ids import GameId
 from .i18n import Language
 from .records import GameRecord, record_from_json, record_to_json
 from .store import ChatBusyError, GameExistsError, Updating

@@ -13,7 +13,8 @@ from html import escape
 
 from engine import Action, Card, GameState, Phase
 
-from .callback import Back, Command, GameId
+from .buttons import Back, Command
+from .game_ids import GameId
 from .i18n import Language, Texts, texts
 
 SELECTED = "✅"

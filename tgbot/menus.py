@@ -30,7 +30,7 @@ from engine import (
 from engine.cards import GOAL_SPOTS
 from render.labels import cell_label
 
-from .callback import (
+from .buttons import (
     Back,
     ClearFront,
     Command,

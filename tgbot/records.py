@@ -56,7 +56,7 @@ import orjson
 from ai import Level
 from engine import Edition, GameState, GoldRule, Options, state_from_doc, state_to_doc
 
-from .callback import GameId, is_game_id
+from .game_ids import GameId, is_game_id
 from .i18n import Language
 from .notices import Json, Message, from_doc, to_doc
 from .outbox import Owed

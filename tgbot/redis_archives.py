@@ -30,7 +30,7 @@ from .archives import (
     game_to_json,
     season_of,
 )
-from .callback import GameId
+from .game_ids import GameId
 from .keys import DEFAULT_PREFIX, Keys
 from .redis_client import RedisClient
 

@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from . import ahead
 from .ahead import Reads
-from .callback import GameId
+from .game_ids import GameId
 from .i18n import Language
 from .keys import DEFAULT_PREFIX, SHARDS, Keys, shard_of
 from .records import CorruptRecordError, GameRecord, StoreError, record_from_json, record_to_json

@@ -11,11 +11,10 @@ from collections.abc import Callable
 from . import logs
 from .animations import Animations, Animator
 from .archives import Archives
-from .callback import (
+from .buttons import (
     LOBBY_COMMANDS,
     Command,
     ConfirmRematch,
-    GameId,
     KeepGame,
     Noop,
     Rematch,
@@ -24,13 +23,14 @@ from .callback import (
     ShowHand,
 )
 from .config import DEFAULT_COMPUTER_PAUSE, DEFAULT_LANGUAGE
+from .game_ids import GameId
 from .i18n import Language, texts
 from .memory_archives import MemoryArchives
 from .menus import Keyboard
 from .pictures import Pictures
 from .ports import Deadlines, Lease, Ledger, Painter, Sender
 from .store import Store
-from .usecases import chats, clocks, delivery, history, lobby, panels, play, rematch
+from .usecases import chats, clocks, delivery, history, lobby, panels, play, practice, rematch
 from .usecases.clocks import Target
 from .usecases.context import Answer, Context, Person, Place, Toast, invalid_button
 from .usecases.lobby_decisions import START_GRACE_SECONDS
@@ -121,15 +121,15 @@ class GameService:
 
     async def practice(self, person: Person) -> None:
         """/practice in private."""
-        await lobby.practice(self.ctx, person)
+        await practice.practice(self.ctx, person)
 
     async def practice_in_group(self, place: Place) -> None:
         """/practice in a group."""
-        await lobby.practice_in_group(self.ctx, place)
+        await practice.practice_in_group(self.ctx, place)
 
     async def cancel_practice(self, person: Person) -> None:
         """/cancel in private."""
-        await lobby.cancel_practice(self.ctx, person)
+        await practice.cancel_practice(self.ctx, person)
 
     async def join_hint(self, place: Place) -> None:
         """/join in a group."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Generic, Protocol, TypeVar, cast
 
 from . import ahead
-from .callback import GameId
+from .game_ids import GameId
 from .i18n import Language
 from .records import GameRecord, StoreError
 

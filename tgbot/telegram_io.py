@@ -7,105 +7,25 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import timedelta
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
+from telegram import Bot, InputFile, InputMediaPhoto
 from telegram.constants import ChatMemberStatus, ParseMode
-from telegram.error import (
-    BadRequest,
-    ChatMigrated,
-    Forbidden,
-    NetworkError,
-    RetryAfter,
-    TelegramError,
-    TimedOut,
-)
+from telegram.error import RetryAfter, TelegramError
 
+from . import ephemeral_requests as ephemeral
 from . import fitting, metrics
-from .bot_budget import is_reply, is_urgent
-from .callback import encode
+from .fates import fate_of
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
+from .keyboards import markup
 from .memory_ports import MemoryPosts
 from .menus import Button
 from .ports import BotBudget, Budget, Ephemeral, Fate, Posts, Sent
+from .spending import Spending
 from .uploads import SHOWN_KEPT, UPLOADS_KEPT, Shown, Uploaded, digest, keep, photo_of
 
 log = logging.getLogger(__name__)
 
-# Ephemeral messages (Bot API 10.2-10.4) are newer than PTB 22.8 (Bot API 10.0): they go through
-# `Bot.do_api_request`. It warns when asked for a method PTB has by its name ("sendPhoto", here
-# with a parameter PTB does not know), so that one is spelled in lower case: Bot API method
-# names are case-insensitive.
-_SEND_PHOTO = "sendphoto"
-
 MAX_ANSWER_WAIT = 3.0  # a tap is answered within seconds or not at all (Telegram's 15 s)
-
-
-def markup(keyboard: Sequence[Sequence[Button]] | None) -> InlineKeyboardMarkup | None:
-    """An inline keyboard from menu buttons (None for no keyboard)."""
-    if not keyboard:
-        return None
-    rows = [[_button(b) for b in row] for row in keyboard]
-    return InlineKeyboardMarkup(rows)
-
-
-def _button(b: Button) -> InlineKeyboardButton:
-    """One inline button: a URL, a callback, or (neither) a Bot API 10.3 `DisabledButton`."""
-    if b.url is not None:
-        return InlineKeyboardButton(b.label, url=b.url, style=_style(b))
-    if b.command is None:
-        # PTB 22.8 knows no `disabled` field: it goes as an extra field of the button.
-        return InlineKeyboardButton(b.label, style=_style(b), api_kwargs={"disabled": {}})
-    return InlineKeyboardButton(b.label, callback_data=encode(b.command), style=_style(b))
-
-
-def _style(button: Button) -> str | None:
-    """The Bot API `style` of a button (None leaves it to the app)."""
-    return button.style.value if button.style is not None else None
-
-
-def _seconds(value: object) -> float:
-    if isinstance(value, timedelta):
-        return value.total_seconds()
-    return float(value) if isinstance(value, int | float) else 1.0
-
-
-_GONE = (
-    "message to delete not found",
-    "message to edit not found",
-    "message can't be deleted",
-    "message can't be edited",
-    "chat not found",
-    "bot was kicked",
-    "bot is not a member",
-    "group chat was deactivated",
-    "not enough rights",
-)
-_BLOCKED = ("chat not found", "blocked", "can't initiate", "deactivated", "bot can't send")
-
-
-def fate_of(err: TelegramError, *, private: bool) -> Sent:
-    """What a Bot API error means for the caller (see `ports.Fate`)."""
-    text = str(err)
-    low = text.lower()
-    if isinstance(err, ChatMigrated):
-        return Sent(Fate.MOVED, new_chat=int(err.new_chat_id), detail=text)
-    if isinstance(err, RetryAfter):
-        return Sent(Fate.RETRY, retry_after=_seconds(err.retry_after), detail=text)
-    if isinstance(err, TimedOut):
-        return Sent(Fate.UNKNOWN, detail=text)
-    if isinstance(err, NetworkError) and not isinstance(err, BadRequest):
-        # Telegram answered 5xx (nothing done), or the connection broke (maybe done).
-        cut = low.startswith(("aiohttp.", "httpx.", "unknown error in http"))
-        return Sent(Fate.UNKNOWN if cut else Fate.RETRY, detail=text)
-    if "not modified" in low:
-        return Sent(Fate.DONE, detail=text)
-    if isinstance(err, Forbidden | BadRequest):
-        if private and any(m in low for m in _BLOCKED):
-            return Sent(Fate.BLOCKED, detail=text)
-        if isinstance(err, Forbidden) or any(m in low for m in _GONE):
-            return Sent(Fate.GONE, detail=text)
-    return Sent(Fate.REFUSED, detail=text)
 
 
 def _fit(text: str, limit: int) -> str:
@@ -119,11 +39,10 @@ def _fit(text: str, limit: int) -> str:
 class Sender:
     """The `ports.Sender` port over the Bot API: every call answers with its outcome (`Sent`).
 
-    Nothing is shared between calls: concurrent tasks each get their own outcome. Group sends
-    take from the group's budget first; a 429 holds that budget for every process. Every send
-    and edit also takes from the bot-wide budget (`bot_budget`), where a private chat's may use
-    the reserve that group posts leave: a player's own screens go first. Every
-    message Telegram confirms is recorded in the sent-message ledger (`posts`).
+    Nothing is shared between calls: concurrent tasks each get their own outcome. Every send and
+    edit takes from the budgets first (`spending`: the bot-wide one, and a group's); a 429 holds
+    that budget for every process. Every message Telegram confirms is recorded in the
+    sent-message ledger (`posts`).
 
     Each picture is uploaded once: later sends of the same bytes use its file id. An edit that
     keeps a message's picture changes only its caption and keyboard, or only its keyboard
@@ -140,9 +59,7 @@ class Sender:
         bot_budget: BotBudget | None = None,
     ) -> None:
         self.bot = bot
-        self.budget = budget
-        self.bot_budget = bot_budget
-        self.clock = clock
+        self.spending = Spending(budget, bot_budget, clock)
         self.posts: Posts = posts if posts is not None else MemoryPosts()
         self.uploads: OrderedDict[bytes, Uploaded] = OrderedDict()
         self.shown: OrderedDict[tuple[int, int], Shown] = OrderedDict()
@@ -170,11 +87,7 @@ class Sender:
             metrics.DELIVERIES.labels(sent.fate.value).inc()
             if isinstance(err, RetryAfter):
                 metrics.FLOOD_WAITS.inc()
-            wait = sent.retry_after
-            if sent.fate is Fate.RETRY and wait is not None and chat_id < 0 and self.budget:
-                await self.budget.hold(chat_id, self.clock(), wait)
-            elif sent.fate is Fate.RETRY and wait is not None and chat_id > 0 and self.bot_budget:
-                await self.bot_budget.hold(self.clock(), wait)
+            await self.spending.hold(chat_id, sent)
             level = logging.WARNING if sent.fate is Fate.REFUSED else logging.INFO
             log.log(level, "%s in %s: %s (%s)", what, chat_id, sent.fate.value, sent.detail)
             return sent
@@ -188,31 +101,6 @@ class Sender:
             await self.posts.confirm(chat_id, message_id)
         return Sent(Fate.DONE, message_id=message_id if isinstance(message_id, int) else None)
 
-    async def _spend_bot(self, chat_id: int) -> Sent | None:
-        """Take one send from the bot-wide budget (a private chat's is urgent unless marked
-        otherwise, `bot_budget.urgency`); a RETRY outcome when it is spent."""
-        if self.bot_budget is None or is_reply(chat_id):
-            return None
-        wait = await self.bot_budget.take(self.clock(), urgent=is_urgent(chat_id))
-        if wait > 0:
-            log.info("chat %s: the bot's budget is spent for %.2f s", chat_id, wait)
-            metrics.BUDGET_WAITS.labels("bot").inc()
-            return Sent(Fate.RETRY, retry_after=wait, detail="the bot's budget is spent")
-        return None
-
-    async def _spend(self, chat_id: int) -> Sent | None:
-        """Take one send from the bot's budget, then the group's; a RETRY outcome when one is
-        spent (the bot's first: a token of it wasted costs a thirtieth of a second, not three)."""
-        bot = await self._spend_bot(chat_id)
-        if bot is not None or self.budget is None:
-            return bot
-        wait = await self.budget.take(chat_id, self.clock())
-        if wait > 0:
-            log.info("group %s: budget spent for %.0f s", chat_id, wait)
-            metrics.BUDGET_WAITS.labels("group").inc()
-            return Sent(Fate.RETRY, retry_after=wait, detail="the group's budget is spent")
-        return None
-
     async def group_text(
         self,
         chat_id: int,
@@ -221,7 +109,7 @@ class Sender:
         keyboard: Sequence[Sequence[Button]] | None = None,
     ) -> Sent:
         """Send an HTML text to a group (in its topic), within the group's budget."""
-        spent = await self._spend(chat_id)
+        spent = await self.spending.group(chat_id)
         if spent is not None:
             return spent
         return await self._call(
@@ -249,7 +137,7 @@ class Sender:
     ) -> Sent:
         """Send a photo with an HTML caption to a group, within the group's budget (`above`:
         the caption shown above the picture)."""
-        spent = await self._spend(chat_id)
+        spent = await self.spending.group(chat_id)
         if spent is not None:
             return spent
         text = _fit(caption, CAPTION_LIMIT)
@@ -312,7 +200,7 @@ class Sender:
         keyboard: Sequence[Sequence[Button]] | None = None,
     ) -> Sent:
         """Send an animation (a GIF) with an HTML caption to a group, within the group's budget."""
-        spent = await self._spend(chat_id)
+        spent = await self.spending.group(chat_id)
         if spent is not None:
             return spent
         return await self._call(
@@ -333,7 +221,7 @@ class Sender:
         self, user_id: int, text: str, keyboard: Sequence[Sequence[Button]] | None = None
     ) -> Sent:
         """Send an HTML text to a user's private chat."""
-        spent = await self._spend_bot(user_id)
+        spent = await self.spending.bot(user_id)
         if spent is not None:
             return spent
         return await self._call(
@@ -352,7 +240,7 @@ class Sender:
         self, user_id: int, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
     ) -> Sent:
         """Send a photo with caption and keyboard to a user's private chat."""
-        spent = await self._spend_bot(user_id)
+        spent = await self.spending.bot(user_id)
         if spent is not None:
             return spent
         text = _fit(caption, CAPTION_LIMIT)
@@ -381,7 +269,7 @@ class Sender:
     ) -> Sent:
         """Replace a photo message's picture, caption and keyboard (only what changed, when this
         process knows what the message shows)."""
-        spent = await self._spend_bot(chat_id)
+        spent = await self.spending.bot(chat_id)
         if spent is not None:
             return spent
         text = _fit(caption, CAPTION_LIMIT)
@@ -462,7 +350,7 @@ class Sender:
         keyboard: Sequence[Sequence[Button]] | None,
     ) -> Sent:
         """Replace a text message's text and keyboard."""
-        spent = await self._spend_bot(chat_id)
+        spent = await self.spending.bot(chat_id)
         if spent is not None:
             return spent
         return await self._call(
@@ -519,29 +407,8 @@ class Sender:
     ) -> Sent:
         """Send a photo only `to.receiver_user_id` sees in the group (sendPhoto with
         `ephemeral_message_parameters`); `Sent.message_id` is its `ephemeral_message_id`."""
-        parameters: dict[str, object] = {"receiver_user_id": to.receiver_user_id}
-        if to.callback_query_id is not None:
-            parameters["callback_query_id"] = to.callback_query_id
-        if to.replace_callback_query_message:
-            parameters["replace_callback_query_message"] = True
-        kwargs: dict[str, object] = {
-            "chat_id": to.chat_id,
-            "photo": InputFile(png, filename="hand.png"),
-            "caption": _fit(caption, CAPTION_LIMIT),
-            "parse_mode": ParseMode.HTML,
-            "ephemeral_message_parameters": parameters,
-        }
-        if to.thread_id is not None:
-            kwargs["message_thread_id"] = to.thread_id
-        shown = markup(keyboard)
-        if shown is not None:
-            kwargs["reply_markup"] = shown
-        sent = await self._call(
-            "sendPhoto (ephemeral)",
-            lambda: self.bot.do_api_request(_SEND_PHOTO, api_kwargs=kwargs),
-            chat_id=to.chat_id,
-        )
-        return sent
+        body = ephemeral.send_photo(to, png, _fit(caption, CAPTION_LIMIT), markup(keyboard))
+        return await self._raw("sendPhoto (ephemeral)", ephemeral.SEND_PHOTO, body, to.chat_id)
 
     async def edit_ephemeral_photo(
         self,
@@ -554,37 +421,21 @@ class Sender:
     ) -> Sent:
         """Replace an ephemeral photo's picture (a new upload, Bot API 10.3), caption and
         keyboard."""
-        media = InputMediaPhoto(
-            png, caption=_fit(caption, CAPTION_LIMIT), parse_mode=ParseMode.HTML
-        )
-        kwargs: dict[str, object] = {
-            "chat_id": chat_id,
-            "receiver_user_id": receiver_user_id,
-            "ephemeral_message_id": ephemeral_message_id,
-            "media": media,
-        }
-        shown = markup(keyboard)
-        if shown is not None:
-            kwargs["reply_markup"] = shown
-        return await self._call(
-            "editEphemeralMessageMedia",
-            lambda: self.bot.do_api_request("editEphemeralMessageMedia", api_kwargs=kwargs),
-            chat_id=chat_id,
-        )
+        message = (chat_id, receiver_user_id, ephemeral_message_id)
+        body = ephemeral.edit_media(message, png, _fit(caption, CAPTION_LIMIT), markup(keyboard))
+        return await self._raw(ephemeral.EDIT_MEDIA, ephemeral.EDIT_MEDIA, body, chat_id)
 
     async def delete_ephemeral(
         self, chat_id: int, receiver_user_id: int, ephemeral_message_id: int
     ) -> Sent:
         """Delete an ephemeral message."""
-        kwargs: dict[str, object] = {
-            "chat_id": chat_id,
-            "receiver_user_id": receiver_user_id,
-            "ephemeral_message_id": ephemeral_message_id,
-        }
+        body = ephemeral.delete((chat_id, receiver_user_id, ephemeral_message_id))
+        return await self._raw(ephemeral.DELETE, ephemeral.DELETE, body, chat_id)
+
+    async def _raw(self, what: str, method: str, body: dict[str, object], chat_id: int) -> Sent:
+        """A request PTB has no method for (`Bot.do_api_request`)."""
         return await self._call(
-            "deleteEphemeralMessage",
-            lambda: self.bot.do_api_request("deleteEphemeralMessage", api_kwargs=kwargs),
-            chat_id=chat_id,
+            what, lambda: self.bot.do_api_request(method, api_kwargs=body), chat_id=chat_id
         )
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:

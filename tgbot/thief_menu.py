@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from engine import Steal, legal_actions
 
-from .callback import Command, ShowHand, StealFrom
+from .buttons import Command, ShowHand, StealFrom
 from .menu_types import Button, Outcome, Picture, Play, Screen, Seat, Style, forged
 
 

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 
 from emulator import Message, User
-from tgbot.callback import (
+from tgbot.buttons import (
     ConfirmDiscard,
     ConfirmGoal,
     ConfirmSpot,
@@ -19,8 +19,8 @@ from tgbot.callback import (
     StartDiscard,
     StealFrom,
     ToggleDiscard,
-    decode,
 )
+from tgbot.callback import decode
 
 from .harness import World, buttons, url_buttons
 

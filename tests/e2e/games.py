@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from emulator import Message, User
 from engine import GameState
-from tgbot.callback import (
+from tgbot.buttons import (
     Command,
     ConfirmDiscard,
     ConfirmGoal,
@@ -19,8 +19,8 @@ from tgbot.callback import (
     StartDiscard,
     StartGame,
     ToggleDiscard,
-    decode,
 )
+from tgbot.callback import decode
 from tgbot.records import GameRecord
 
 from .driver import open_lobby

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from emulator import User
 from emulator.ephemeral import EphemeralMessage, press, visible
-from tgbot.callback import (
+from tgbot.buttons import (
     ConfirmDiscard,
     ConfirmGoal,
     ConfirmSpot,
@@ -22,8 +22,8 @@ from tgbot.callback import (
     ShowHand,
     StartDiscard,
     ToggleDiscard,
-    decode,
 )
+from tgbot.callback import decode
 
 from .driver import SECONDS_PER_TURN
 from .harness import World, buttons

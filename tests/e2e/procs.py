@@ -35,7 +35,7 @@ from emulator.server import SECRET_HEADER, BotApiEmulator
 from engine import GameState, apply
 from tests.catalog import texts
 from tgbot import menus, presenter
-from tgbot.callback import (
+from tgbot.buttons import (
     Command,
     ConfirmDiscard,
     ConfirmGoal,
@@ -50,8 +50,8 @@ from tgbot.callback import (
     StartDiscard,
     StartGame,
     ToggleDiscard,
-    decode,
 )
+from tgbot.callback import decode
 from tgbot.i18n import Language
 from tgbot.records import GameRecord
 from tgbot.redis_store import RedisStore

@@ -8,7 +8,7 @@ from redis.asyncio import Redis
 
 from emulator import RateLimits, User
 from tests.catalog import texts
-from tgbot.callback import ShowHand
+from tgbot.buttons import ShowHand
 from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO
 from tgbot.i18n import Language
 from tgbot.service import GameService

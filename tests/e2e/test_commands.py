@@ -10,7 +10,7 @@ from emulator import Message, User
 from engine import Edition, Role
 from tests.catalog import texts
 from tgbot import guide, lobby_texts
-from tgbot.callback import (
+from tgbot.buttons import (
     CancelGame,
     PickCard,
     SetEdition,
@@ -18,8 +18,8 @@ from tgbot.callback import (
     StartGame,
     ToggleVariant,
     Variant,
-    encode,
 )
+from tgbot.callback import encode
 from tgbot.i18n import LANGUAGES, Language
 from tgbot.menus import SELECTED
 from tgbot.names import card_name, edition_name, role_name

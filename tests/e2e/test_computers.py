@@ -10,7 +10,8 @@ import pytest
 from emulator import User
 from engine import Edition, Phase, Role
 from tests.catalog import texts
-from tgbot.callback import AddComputer, SetComputers, SetEdition, StartGame, decode
+from tgbot.buttons import AddComputer, SetComputers, SetEdition, StartGame
+from tgbot.callback import decode
 from tgbot.i18n import Language
 from tgbot.names import role_name
 from tgbot.records import Status

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.catalog import texts
-from tgbot.callback import StartGame
+from tgbot.buttons import StartGame
 from tgbot.i18n import Language
 
 from .games import data_of, game_id_of, loaded, reach_confirm, state_of, to_act

@@ -10,7 +10,8 @@ from emulator.ephemeral import set_offline, visible
 from emulator.faults import ERROR_500
 from engine import Phase, Role
 from tests.catalog import texts
-from tgbot.callback import ConfirmDiscard, PickCard, StartDiscard, ToggleDiscard, decode
+from tgbot.buttons import ConfirmDiscard, PickCard, StartDiscard, ToggleDiscard
+from tgbot.callback import decode
 from tgbot.i18n import Language
 from tgbot.names import role_name
 from tgbot.records import Status

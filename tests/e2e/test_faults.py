@@ -24,14 +24,8 @@ from emulator import Faults, Message, User
 from engine import GameState, Phase, apply, from_json, to_json
 from tgbot import history_texts, menus
 from tgbot.archives import round_end
-from tgbot.callback import (
-    ConfirmDiscard,
-    ConfirmGoal,
-    ConfirmSpot,
-    ConfirmTarget,
-    StartGame,
-    decode,
-)
+from tgbot.buttons import ConfirmDiscard, ConfirmGoal, ConfirmSpot, ConfirmTarget, StartGame
+from tgbot.callback import decode
 from tgbot.i18n import Language, texts
 from tgbot.notice_texts import render
 from tgbot.outbox import END, Owed

@@ -29,9 +29,7 @@ from emulator.limits import RateLimiter, RateLimits
 from emulator.model import CallbackQuery
 from engine import Edition, Tool, to_json
 from tests.catalog import texts
-from tgbot.callback import (
-    COMMAND_TYPES,
-    GAME_ID_ALPHABET,
+from tgbot.buttons import (
     CancelGame,
     ClearFront,
     Command,
@@ -41,9 +39,9 @@ from tgbot.callback import (
     ConfirmTarget,
     ShowHand,
     Variant,
-    decode,
-    encode,
 )
+from tgbot.callback import COMMAND_TYPES, decode, encode
+from tgbot.game_ids import GAME_ID_ALPHABET
 from tgbot.i18n import LANGUAGES, Language
 from tgbot.service import GameService
 

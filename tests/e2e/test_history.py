@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from tests.catalog import texts
-from tgbot.callback import Rematch, ReplayRound, StartGame, decode
+from tgbot.buttons import Rematch, ReplayRound, StartGame
+from tgbot.callback import decode
 from tgbot.i18n import Language
 
 from .driver import Driver, open_lobby

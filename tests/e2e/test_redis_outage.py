@@ -25,7 +25,7 @@ from emulator import EmulatorState, User
 from emulator.model import Content
 from emulator.server import BotApiEmulator
 from tests.catalog import texts
-from tgbot.callback import PickCard
+from tgbot.buttons import PickCard
 from tgbot.i18n import Language, parse_language
 from tgbot.redis_client import open_redis
 

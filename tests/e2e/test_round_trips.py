@@ -22,7 +22,7 @@ from redis.asyncio.connection import Connection
 
 from emulator import User
 from tgbot import redis_store
-from tgbot.callback import ToggleDiscard
+from tgbot.buttons import ToggleDiscard
 
 from .games import data_of, reach_discard_confirm, start_game, to_act
 from .harness import World

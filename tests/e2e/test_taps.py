@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from emulator import User
 from tests.catalog import texts
-from tgbot.callback import (
+from tgbot.buttons import (
     CancelGame,
     ConfirmSpot,
     JoinGame,
@@ -19,9 +19,8 @@ from tgbot.callback import (
     ShowHand,
     StartGame,
     ToggleVariant,
-    decode,
-    encode,
 )
+from tgbot.callback import decode, encode
 from tgbot.i18n import Language
 
 from .driver import open_lobby

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tgbot.callback import ShowHand, decode
+from tgbot.buttons import ShowHand
+from tgbot.callback import decode
 
 from .games import data_of, discard_one, live_hand, loaded, start_game, state_of, to_act
 from .harness import World, buttons, shown

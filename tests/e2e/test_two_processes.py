@@ -22,7 +22,8 @@ from emulator import EmulatorState, User
 from emulator.server import BotApiEmulator
 from engine import GameState
 from tests.catalog import texts
-from tgbot.callback import LeaveGame, StartGame, decode
+from tgbot.buttons import LeaveGame, StartGame
+from tgbot.callback import decode
 from tgbot.i18n import Language
 
 from .harness import buttons, free_port, url_buttons

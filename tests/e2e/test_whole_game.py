@@ -8,7 +8,8 @@ import pytest
 
 from engine import Phase, Role
 from tests.catalog import texts
-from tgbot.callback import StartGame, decode
+from tgbot.buttons import StartGame
+from tgbot.callback import decode
 from tgbot.i18n import Language
 from tgbot.names import role_name
 from tgbot.records import Status
@@ -88,7 +89,7 @@ def strip(html: str) -> str:
 
 def lobby_game_id(lobby: object) -> str:
     """The game id carried by the lobby's buttons."""
-    from tgbot.callback import LeaveGame
+    from tgbot.buttons import LeaveGame
 
     for _, data in buttons(lobby):  # type: ignore[arg-type]
         command = decode(data)

@@ -16,9 +16,9 @@ from emulator import EmulatorState
 from emulator.faults import RESET, TIMEOUT_BEFORE
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People
+from tgbot.fates import fate_of
 from tgbot.http_client import AiohttpRequest
 from tgbot.ports import Fate
-from tgbot.telegram_io import fate_of
 
 
 def png(color: str) -> bytes:

@@ -17,7 +17,8 @@ from emulator.faults import ERROR_500
 from emulator.model import Content
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
-from tgbot.callback import Noop, encode
+from tgbot.buttons import Noop
+from tgbot.callback import encode
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.menus import Button
 from tgbot.ports import Ephemeral, Fate

@@ -22,7 +22,8 @@ from emulator.faults import (
 )
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
-from tgbot.callback import Noop, encode
+from tgbot.buttons import Noop
+from tgbot.callback import encode
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.menus import Button, Style
 from tgbot.ports import Fate

@@ -12,13 +12,15 @@ from hypothesis import strategies as st
 
 from ai import Level
 from engine import Edition, Tool
+from tgbot import buttons as bt
 from tgbot import callback as cb
+from tgbot import game_ids as gids
 from tgbot import links
 from tgbot.i18n import LANGUAGES, Language
 
 GID = "Ab3dE9xYz0"
 
-game_ids = st.text(alphabet=cb.GAME_ID_ALPHABET, min_size=10, max_size=10)
+game_ids = st.text(alphabet=gids.GAME_ID_ALPHABET, min_size=10, max_size=10)
 versions = st.integers(0, cb.MAX_VERSION)
 hand = st.integers(0, cb.MAX_HAND_INDEX)
 spots = st.integers(1, cb.MAX_SPOT)
@@ -37,79 +39,79 @@ def _gv(cls: type[Any], **more: st.SearchStrategy[Any]) -> st.SearchStrategy[Any
 
 
 STRATEGIES: dict[type[Any], st.SearchStrategy[Any]] = {
-    cb.JoinGame: _gv(cb.JoinGame),
-    cb.LeaveGame: _gv(cb.LeaveGame),
-    cb.StartGame: _gv(cb.StartGame),
-    cb.CancelGame: _gv(cb.CancelGame),
-    cb.KeepGame: st.builds(cb.KeepGame, game=game_ids),
-    cb.SetEdition: _gv(cb.SetEdition, edition=st.sampled_from(Edition)),
-    cb.ToggleVariant: _gv(cb.ToggleVariant, variant=st.sampled_from(cb.Variant)),
-    cb.SetTurnLimit: _gv(
-        cb.SetTurnLimit, hours=st.none() | st.integers(1, cb.MAX_TURN_LIMIT_HOURS)
+    bt.JoinGame: _gv(bt.JoinGame),
+    bt.LeaveGame: _gv(bt.LeaveGame),
+    bt.StartGame: _gv(bt.StartGame),
+    bt.CancelGame: _gv(bt.CancelGame),
+    bt.KeepGame: st.builds(bt.KeepGame, game=game_ids),
+    bt.SetEdition: _gv(bt.SetEdition, edition=st.sampled_from(Edition)),
+    bt.ToggleVariant: _gv(bt.ToggleVariant, variant=st.sampled_from(bt.Variant)),
+    bt.SetTurnLimit: _gv(
+        bt.SetTurnLimit, hours=st.none() | st.integers(1, cb.MAX_TURN_LIMIT_HOURS)
     ),
-    cb.AddComputer: _gv(cb.AddComputer, level=levels),
-    cb.RemoveComputer: _gv(cb.RemoveComputer),
-    cb.SetComputers: _gv(cb.SetComputers, count=seats, level=levels),
-    cb.ShowHand: _gv(cb.ShowHand),
-    cb.PickCard: _gv(cb.PickCard, card=hand),
-    cb.TurnCard: _gv(cb.TurnCard, card=hand),
-    cb.PickSpot: _gv(cb.PickSpot, card=hand, spot=spots),
-    cb.PickTarget: _gv(cb.PickTarget, card=hand, seat=seats),
-    cb.PickGoal: _gv(cb.PickGoal, card=hand, goal=goals),
-    cb.PickTool: _gv(cb.PickTool, card=hand, seat=seats, tool=tools),
-    cb.ConfirmSpot: _gv(cb.ConfirmSpot, card=hand, spot=spots),
-    cb.ConfirmTarget: _gv(cb.ConfirmTarget, card=hand, seat=seats, tool=st.none() | tools),
-    cb.ConfirmGoal: _gv(cb.ConfirmGoal, card=hand, goal=goals),
-    cb.Back: _gv(cb.Back),
-    cb.StartDiscard: _gv(cb.StartDiscard),
-    cb.ToggleDiscard: _gv(cb.ToggleDiscard, card=hand, selected=_sets(0, 10)),
-    cb.ConfirmDiscard: _gv(cb.ConfirmDiscard, selected=_sets(1, cb.MAX_DISCARD)),
-    cb.ClearFront: _gv(cb.ClearFront, selected=_sets(2, 2), item=st.integers(0, 9)),
-    cb.StealFrom: _gv(cb.StealFrom, seat=st.integers(0, cb.MAX_SEAT)),
-    cb.ReplayRound: st.builds(cb.ReplayRound, game=game_ids, round=st.integers(1, cb.ROUNDS)),
-    cb.Rematch: st.builds(cb.Rematch, game=game_ids),
-    cb.ConfirmRematch: st.builds(cb.ConfirmRematch, game=game_ids),
-    cb.SetLanguage: st.builds(cb.SetLanguage, language=st.sampled_from(LANGUAGES)),
-    cb.Noop: st.just(cb.Noop()),
+    bt.AddComputer: _gv(bt.AddComputer, level=levels),
+    bt.RemoveComputer: _gv(bt.RemoveComputer),
+    bt.SetComputers: _gv(bt.SetComputers, count=seats, level=levels),
+    bt.ShowHand: _gv(bt.ShowHand),
+    bt.PickCard: _gv(bt.PickCard, card=hand),
+    bt.TurnCard: _gv(bt.TurnCard, card=hand),
+    bt.PickSpot: _gv(bt.PickSpot, card=hand, spot=spots),
+    bt.PickTarget: _gv(bt.PickTarget, card=hand, seat=seats),
+    bt.PickGoal: _gv(bt.PickGoal, card=hand, goal=goals),
+    bt.PickTool: _gv(bt.PickTool, card=hand, seat=seats, tool=tools),
+    bt.ConfirmSpot: _gv(bt.ConfirmSpot, card=hand, spot=spots),
+    bt.ConfirmTarget: _gv(bt.ConfirmTarget, card=hand, seat=seats, tool=st.none() | tools),
+    bt.ConfirmGoal: _gv(bt.ConfirmGoal, card=hand, goal=goals),
+    bt.Back: _gv(bt.Back),
+    bt.StartDiscard: _gv(bt.StartDiscard),
+    bt.ToggleDiscard: _gv(bt.ToggleDiscard, card=hand, selected=_sets(0, 10)),
+    bt.ConfirmDiscard: _gv(bt.ConfirmDiscard, selected=_sets(1, cb.MAX_DISCARD)),
+    bt.ClearFront: _gv(bt.ClearFront, selected=_sets(2, 2), item=st.integers(0, 9)),
+    bt.StealFrom: _gv(bt.StealFrom, seat=st.integers(0, cb.MAX_SEAT)),
+    bt.ReplayRound: st.builds(bt.ReplayRound, game=game_ids, round=st.integers(1, cb.ROUNDS)),
+    bt.Rematch: st.builds(bt.Rematch, game=game_ids),
+    bt.ConfirmRematch: st.builds(bt.ConfirmRematch, game=game_ids),
+    bt.SetLanguage: st.builds(bt.SetLanguage, language=st.sampled_from(LANGUAGES)),
+    bt.Noop: st.just(bt.Noop()),
 }
 commands = st.one_of(*STRATEGIES.values())
 
 V = cb.MAX_VERSION
 ALL = frozenset(range(10))
 # The longest wire form of every command type.
-LARGEST: list[cb.Command] = [
-    cb.JoinGame(GID, V),
-    cb.LeaveGame(GID, V),
-    cb.StartGame(GID, V),
-    cb.CancelGame(GID, V),
-    cb.KeepGame(GID),
-    cb.SetEdition(GID, V, Edition.DELUXE),
-    cb.ToggleVariant(GID, V, cb.Variant.GREEDY_DWARF),
-    cb.SetTurnLimit(GID, V, cb.MAX_TURN_LIMIT_HOURS),
-    cb.AddComputer(GID, V, Level.HEURISTIC),
-    cb.RemoveComputer(GID, V),
-    cb.SetComputers(GID, V, cb.MAX_SEAT, Level.SEARCH),
-    cb.ShowHand(GID, V),
-    cb.PickCard(GID, V, 9),
-    cb.TurnCard(GID, V, 9),
-    cb.PickSpot(GID, V, 9, cb.MAX_SPOT),
-    cb.PickTarget(GID, V, 9, cb.MAX_SEAT),
-    cb.PickGoal(GID, V, 9, 2),
-    cb.PickTool(GID, V, 9, cb.MAX_SEAT, Tool.LANTERN),
-    cb.ConfirmSpot(GID, V, 9, cb.MAX_SPOT),
-    cb.ConfirmTarget(GID, V, 9, cb.MAX_SEAT, Tool.CART),
-    cb.ConfirmGoal(GID, V, 9, 2),
-    cb.Back(GID, V),
-    cb.StartDiscard(GID, V),
-    cb.ToggleDiscard(GID, V, 9, ALL),
-    cb.ConfirmDiscard(GID, V, frozenset({7, 8, 9})),
-    cb.ClearFront(GID, V, frozenset({8, 9}), 9),
-    cb.StealFrom(GID, V, cb.MAX_SEAT),
-    cb.ReplayRound(GID, cb.ROUNDS),
-    cb.Rematch(GID),
-    cb.ConfirmRematch(GID),
-    cb.SetLanguage(Language("ko")),
-    cb.Noop(),
+LARGEST: list[bt.Command] = [
+    bt.JoinGame(GID, V),
+    bt.LeaveGame(GID, V),
+    bt.StartGame(GID, V),
+    bt.CancelGame(GID, V),
+    bt.KeepGame(GID),
+    bt.SetEdition(GID, V, Edition.DELUXE),
+    bt.ToggleVariant(GID, V, bt.Variant.GREEDY_DWARF),
+    bt.SetTurnLimit(GID, V, cb.MAX_TURN_LIMIT_HOURS),
+    bt.AddComputer(GID, V, Level.HEURISTIC),
+    bt.RemoveComputer(GID, V),
+    bt.SetComputers(GID, V, cb.MAX_SEAT, Level.SEARCH),
+    bt.ShowHand(GID, V),
+    bt.PickCard(GID, V, 9),
+    bt.TurnCard(GID, V, 9),
+    bt.PickSpot(GID, V, 9, cb.MAX_SPOT),
+    bt.PickTarget(GID, V, 9, cb.MAX_SEAT),
+    bt.PickGoal(GID, V, 9, 2),
+    bt.PickTool(GID, V, 9, cb.MAX_SEAT, Tool.LANTERN),
+    bt.ConfirmSpot(GID, V, 9, cb.MAX_SPOT),
+    bt.ConfirmTarget(GID, V, 9, cb.MAX_SEAT, Tool.CART),
+    bt.ConfirmGoal(GID, V, 9, 2),
+    bt.Back(GID, V),
+    bt.StartDiscard(GID, V),
+    bt.ToggleDiscard(GID, V, 9, ALL),
+    bt.ConfirmDiscard(GID, V, frozenset({7, 8, 9})),
+    bt.ClearFront(GID, V, frozenset({8, 9}), 9),
+    bt.StealFrom(GID, V, cb.MAX_SEAT),
+    bt.ReplayRound(GID, cb.ROUNDS),
+    bt.Rematch(GID),
+    bt.ConfirmRematch(GID),
+    bt.SetLanguage(Language("ko")),
+    bt.Noop(),
 ]
 
 
@@ -119,7 +121,7 @@ def test_the_strategies_and_the_largest_examples_cover_every_command() -> None:
 
 
 @given(commands)
-def test_decode_inverts_encode(command: cb.Command) -> None:
+def test_decode_inverts_encode(command: bt.Command) -> None:
     data = cb.encode(command)
     assert data.isascii()
     assert len(data.encode("utf-8")) <= cb.MAX_BYTES
@@ -127,30 +129,30 @@ def test_decode_inverts_encode(command: cb.Command) -> None:
 
 
 @pytest.mark.parametrize("command", LARGEST, ids=lambda c: type(c).__name__)
-def test_the_largest_values_fit_in_64_bytes(command: cb.Command) -> None:
+def test_the_largest_values_fit_in_64_bytes(command: bt.Command) -> None:
     data = cb.encode(command)
     assert len(data.encode("utf-8")) == cb.max_length(type(command)) <= 64
     assert cb.decode(data) == command
 
 
 def test_an_example_string() -> None:
-    data = cb.encode(cb.PickSpot(GID, 42, 3, 12))
+    data = cb.encode(bt.PickSpot(GID, 42, 3, 12))
     assert data == "s1:gp:Ab3dE9xYz0:42:3:12"
     assert len(data.encode()) == 24
 
 
 def test_optional_fields_are_written_empty() -> None:
-    assert cb.encode(cb.SetTurnLimit(GID, 1, None)) == "s1:lt:Ab3dE9xYz0:1:"
-    assert cb.encode(cb.ConfirmTarget(GID, 1, 0, 2, None)) == "s1:ct:Ab3dE9xYz0:1:0:2:"
-    assert cb.encode(cb.ToggleDiscard(GID, 1, 4, frozenset())) == "s1:dk:Ab3dE9xYz0:1:4:"
-    assert cb.encode(cb.ConfirmDiscard(GID, 1, frozenset({5, 0, 2}))) == "s1:dc:Ab3dE9xYz0:1:025"
+    assert cb.encode(bt.SetTurnLimit(GID, 1, None)) == "s1:lt:Ab3dE9xYz0:1:"
+    assert cb.encode(bt.ConfirmTarget(GID, 1, 0, 2, None)) == "s1:ct:Ab3dE9xYz0:1:0:2:"
+    assert cb.encode(bt.ToggleDiscard(GID, 1, 4, frozenset())) == "s1:dk:Ab3dE9xYz0:1:4:"
+    assert cb.encode(bt.ConfirmDiscard(GID, 1, frozenset({5, 0, 2}))) == "s1:dc:Ab3dE9xYz0:1:025"
 
 
 def test_only_language_and_noop_belong_to_no_game() -> None:
-    assert not cb.is_game_command(cb.Noop())
-    assert not cb.is_game_command(cb.SetLanguage(Language("en")))
+    assert not bt.is_game_command(bt.Noop())
+    assert not bt.is_game_command(bt.SetLanguage(Language("en")))
     assert all(
-        cb.is_game_command(c) for c in LARGEST if not isinstance(c, cb.SetLanguage | cb.Noop)
+        bt.is_game_command(c) for c in LARGEST if not isinstance(c, bt.SetLanguage | bt.Noop)
     )
 
 
@@ -169,7 +171,7 @@ def test_decode_never_raises_on_bytes_read_as_text(raw: bytes) -> None:
 
 @given(commands, st.data())
 def test_every_accepted_string_is_the_canonical_one(
-    command: cb.Command, data: st.DataObject
+    command: bt.Command, data: st.DataObject
 ) -> None:
     wire = cb.encode(command)
     at = data.draw(st.integers(0, len(wire)))
@@ -235,33 +237,33 @@ def test_malformed_data_decodes_to_none(data: Any) -> None:
 @pytest.mark.parametrize(
     "command",
     [
-        cb.PickCard(GID, 1, 10),
-        cb.PickCard(GID, -1, 0),
-        cb.PickCard(GID, cb.MAX_VERSION + 1, 0),
-        cb.PickCard("short", 1, 0),
-        cb.PickCard("Ab3dE9xY:0", 1, 0),
-        cb.PickSpot(GID, 1, 0, 0),
-        cb.PickCard(GID, True, 0),
-        cb.SetTurnLimit(GID, 1, 0),
-        cb.ConfirmDiscard(GID, 1, frozenset()),
-        cb.ToggleDiscard(GID, 1, 0, frozenset({10})),
-        cb.ClearFront(GID, 1, frozenset({1}), 0),
-        cb.StealFrom(GID, 1, cb.MAX_SEAT + 1),
+        bt.PickCard(GID, 1, 10),
+        bt.PickCard(GID, -1, 0),
+        bt.PickCard(GID, cb.MAX_VERSION + 1, 0),
+        bt.PickCard("short", 1, 0),
+        bt.PickCard("Ab3dE9xY:0", 1, 0),
+        bt.PickSpot(GID, 1, 0, 0),
+        bt.PickCard(GID, True, 0),
+        bt.SetTurnLimit(GID, 1, 0),
+        bt.ConfirmDiscard(GID, 1, frozenset()),
+        bt.ToggleDiscard(GID, 1, 0, frozenset({10})),
+        bt.ClearFront(GID, 1, frozenset({1}), 0),
+        bt.StealFrom(GID, 1, cb.MAX_SEAT + 1),
     ],
 )
-def test_encode_refuses_values_out_of_range(command: cb.Command) -> None:
+def test_encode_refuses_values_out_of_range(command: bt.Command) -> None:
     with pytest.raises(ValueError):
         cb.encode(command)
 
 
 def test_game_ids_are_ten_base62_characters_from_the_given_source() -> None:
-    ids = [cb.new_game_id(random.Random(7)) for _ in range(3)]
+    ids = [gids.new_game_id(random.Random(7)) for _ in range(3)]
     assert ids[0] == ids[1] == ids[2]
     rng = random.Random(1)
-    many = {cb.new_game_id(rng) for _ in range(2000)}
+    many = {gids.new_game_id(rng) for _ in range(2000)}
     assert len(many) == 2000
-    assert all(re.fullmatch(r"[0-9A-Za-z]{10}", g) and cb.is_game_id(g) for g in many)
-    assert cb.is_game_id(cb.new_game_id(random.SystemRandom()))
+    assert all(re.fullmatch(r"[0-9A-Za-z]{10}", g) and gids.is_game_id(g) for g in many)
+    assert gids.is_game_id(gids.new_game_id(random.SystemRandom()))
 
 
 @given(game_ids)
@@ -277,7 +279,7 @@ def test_start_payloads_round_trip_within_telegrams_rules(game: str) -> None:
 @given(st.text(max_size=80))
 def test_parse_start_payload_never_raises(text: str) -> None:
     result = links.parse_start_payload(text)
-    assert result is None or cb.is_game_id(result.game)
+    assert result is None or gids.is_game_id(result.game)
 
 
 @pytest.mark.parametrize(
@@ -299,8 +301,8 @@ def test_payload_helpers_refuse_bad_ids_and_build_links() -> None:
 def test_no_button_adds_a_random_computer_player() -> None:
     """`random` is for tests only: it cannot be written on a button, nor read from one."""
     with pytest.raises(ValueError):
-        cb.encode(cb.AddComputer(GID, 1, Level.RANDOM))
-    strong = cb.encode(cb.AddComputer(GID, 1, Level.SEARCH))
-    assert cb.decode(strong) == cb.AddComputer(GID, 1, Level.SEARCH)
+        cb.encode(bt.AddComputer(GID, 1, Level.RANDOM))
+    strong = cb.encode(bt.AddComputer(GID, 1, Level.SEARCH))
+    assert cb.decode(strong) == bt.AddComputer(GID, 1, Level.SEARCH)
     assert cb.decode(strong[:-1] + "r") is None
     assert cb.decode(strong.rsplit(cb.SEP, 1)[0]) is None  # the old form, without a level

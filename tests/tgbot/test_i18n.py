@@ -19,7 +19,7 @@ from ai import Level
 from engine import Card, Edition, Reason, Role, Side, Tool
 from engine.cards import GOAL_SPOTS
 from tgbot import commands, i18n, lobby_texts, names
-from tgbot.callback import Variant
+from tgbot.buttons import Variant
 from tgbot.i18n import LANGUAGES, Language, parse_language, texts
 
 ROOT = Path(__file__).resolve().parents[2]

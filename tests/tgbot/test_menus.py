@@ -8,7 +8,7 @@ from engine import Card, GameState, PlaceTunnel, new_game
 from engine.events import TunnelPlaced
 from engine.notation import with_board
 from tgbot import menus, presenter
-from tgbot.callback import (
+from tgbot.buttons import (
     Back,
     ConfirmSpot,
     ConfirmTarget,
@@ -18,8 +18,8 @@ from tgbot.callback import (
     TurnCard,
 )
 from tgbot.i18n import Language
+from tgbot.keyboards import markup
 from tgbot.pictures import screen_png
-from tgbot.telegram_io import markup
 
 EN = Language("en")
 GAME = "Ab3dE9xYz0"

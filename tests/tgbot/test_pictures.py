@@ -15,7 +15,7 @@ from render.png import to_png
 from render.style import STRIP
 from tests.render import boards as b
 from tgbot import menus
-from tgbot.callback import PickCard, StartDiscard, ToggleDiscard
+from tgbot.buttons import PickCard, StartDiscard, ToggleDiscard
 from tgbot.i18n import Language
 from tgbot.pictures import Pictures, board_png, screen_png
 

@@ -14,7 +14,7 @@ from redis.asyncio import Redis
 from redis.typing import EncodableT, FieldT
 
 from engine import Edition, GoldRule, Options, new_game
-from tgbot.callback import GAME_ID_ALPHABET
+from tgbot.game_ids import GAME_ID_ALPHABET
 from tgbot.i18n import LANGUAGES, Language
 from tgbot.memory_store import MemoryStore
 from tgbot.outbox import END, Owed

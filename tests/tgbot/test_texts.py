@@ -9,7 +9,7 @@ import pytest
 from engine import Card, GameState, Tool, new_game
 from engine.events import ActionPlayed, CardsDiscarded
 from tgbot import guide, lobby_texts, menus, names, presenter
-from tgbot.callback import PickTarget, SetLanguage
+from tgbot.buttons import PickTarget, SetLanguage
 from tgbot.i18n import LANGUAGES, Language, texts
 
 KO, EN = Language("ko"), Language("en")

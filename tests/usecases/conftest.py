@@ -16,17 +16,17 @@ import pytest
 from ai import Level
 from engine import Edition, GameState, PublicView, current_player
 from tgbot.animations import Animator
-from tgbot.callback import (
+from tgbot.buttons import (
     AddComputer,
     CancelGame,
     ConfirmDiscard,
     GameCommand,
-    GameId,
     HistoryCommand,
     LeaveGame,
     StartGame,
 )
 from tgbot.fake_sender import FakeSender, Message
+from tgbot.game_ids import GameId
 from tgbot.i18n import Language
 from tgbot.links import join_payload
 from tgbot.memory_archives import MemoryArchives

@@ -22,7 +22,7 @@ from engine.archive import round_end_view, seat_move_text
 from engine.events import Event, RoundEnded
 from engine.timeline import is_dead_end
 from engine.views import public_view
-from tgbot.callback import SetEdition, StartGame
+from tgbot.buttons import SetEdition, StartGame
 from tgbot.records import GameRecord
 from tgbot.store import Decision
 from tgbot.usecases.turns import after_move, moved

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tgbot.callback import (
+from tgbot.buttons import (
     CancelGame,
     KeepGame,
     LeaveGame,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tgbot.callback import SetLanguage
+from tgbot.buttons import SetLanguage
 from tgbot.links import join_payload
 from tgbot.records import Status
 

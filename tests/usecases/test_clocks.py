@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from telegram import Chat, Message, MessageEntity, User
 
-from tgbot.callback import SetTurnLimit, ShowHand, StartGame
+from tgbot.buttons import SetTurnLimit, ShowHand, StartGame
 from tgbot.clocks import AUTO_DELAY_SECONDS, MISSES_FOR_AUTO, reminder_lead
 from tgbot.handlers import target_of
 from tgbot.links import join_payload

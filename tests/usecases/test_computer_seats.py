@@ -8,7 +8,7 @@ from collections.abc import Callable
 from ai import Level
 from engine import Edition
 from tgbot import computer
-from tgbot.callback import (
+from tgbot.buttons import (
     AddComputer,
     GameCommand,
     LeaveGame,

@@ -10,7 +10,7 @@ from ai import Level
 from engine import Edition, Phase, current_player, player_view
 from engine.archive import parse_seat_move
 from tgbot import computer
-from tgbot.callback import SetEdition, SetTurnLimit, ShowHand, StartGame
+from tgbot.buttons import SetEdition, SetTurnLimit, ShowHand, StartGame
 from tgbot.clocks import CLAIM_LEASE_SECONDS, Deadline, DeadlineKind
 from tgbot.i18n import Language
 from tgbot.records import GameRecord, Status, record_from_json, record_to_json

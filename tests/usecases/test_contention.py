@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Edition
-from tgbot.callback import SetEdition, ShowHand
+from tgbot.buttons import SetEdition, ShowHand
 from tgbot.links import join_payload
 
 from .conftest import ANN, BOB, DAN, GROUP, BusyStore, Table, person, place

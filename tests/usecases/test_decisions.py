@@ -9,7 +9,7 @@ import pytest
 
 from engine import Edition, GoldRule, Options, apply, new_game
 from engine.archive import seat_move_text
-from tgbot.callback import (
+from tgbot.buttons import (
     CancelGame,
     GameCommand,
     JoinGame,

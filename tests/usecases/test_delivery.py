@@ -6,7 +6,8 @@ import logging
 
 import pytest
 
-from tgbot.callback import GameId, ShowHand
+from tgbot.buttons import ShowHand
+from tgbot.game_ids import GameId
 from tgbot.links import hand_payload
 from tgbot.memory_ports import MemoryBudget
 from tgbot.usecases.delivery import deliver_one

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from tgbot.callback import CancelGame, ConfirmDiscard, GameId, StartGame
+from tgbot.buttons import CancelGame, ConfirmDiscard, StartGame
 from tgbot.fitting import CAPTION_LIMIT, visible
+from tgbot.game_ids import GameId
 from tgbot.notice_texts import render
 from tgbot.outbox import BACKOFF_FIRST, attempts_in, owe, waiting
 from tgbot.ports import Fate

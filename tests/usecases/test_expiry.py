@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tgbot.callback import SetEdition, StartGame
+from tgbot.buttons import SetEdition, StartGame
 from tgbot.clocks import LOBBY_IDLE_SECONDS
 from tgbot.records import Status
 

@@ -10,7 +10,7 @@ from engine import Edition, Phase, Role, Side, current_player, legal_actions
 from engine.archive import replay
 from engine.events import GameEnded, MapUsed, RoundEnded
 from tgbot.archives import ALL_TIME, Figures, season_of
-from tgbot.callback import ReplayRound, SetLanguage, StartGame
+from tgbot.buttons import ReplayRound, SetLanguage, StartGame
 from tgbot.i18n import texts
 from tgbot.memory_ports import MemoryBudget
 from tgbot.names import role_name

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import Edition, GoldRule
-from tgbot.callback import (
+from tgbot.buttons import (
     CancelGame,
     JoinGame,
     SetEdition,

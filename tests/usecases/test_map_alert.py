@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from engine import Card
-from tgbot.callback import ConfirmGoal
+from tgbot.buttons import ConfirmGoal
 from tgbot.records import GameRecord
 
 from .conftest import GROUP, Table

@@ -4,7 +4,7 @@ panel that cannot be sent."""
 
 from __future__ import annotations
 
-from tgbot.callback import Command, ConfirmDiscard, PickCard, ShowHand, StartDiscard
+from tgbot.buttons import Command, ConfirmDiscard, PickCard, ShowHand, StartDiscard
 from tgbot.fake_sender import Message
 from tgbot.ports import Fate, Keyboard
 from tgbot.service import Panel, Toast

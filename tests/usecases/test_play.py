@@ -5,15 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from engine import Phase
-from tgbot.callback import (
-    Back,
-    ConfirmDiscard,
-    Noop,
-    PickCard,
-    SetTurnLimit,
-    ShowHand,
-    StartDiscard,
-)
+from tgbot.buttons import Back, ConfirmDiscard, Noop, PickCard, SetTurnLimit, ShowHand, StartDiscard
 from tgbot.links import hand_payload
 from tgbot.records import Status
 

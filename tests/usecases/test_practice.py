@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ai import Level
 from engine import Edition
-from tgbot.callback import (
+from tgbot.buttons import (
     AddComputer,
     JoinGame,
     LeaveGame,

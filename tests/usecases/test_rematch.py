@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ai import Level
 from engine import Edition, Phase
-from tgbot.callback import ConfirmRematch, Rematch, StartGame
+from tgbot.buttons import ConfirmRematch, Rematch, StartGame
 from tgbot.records import Status
 
 from .conftest import ANN, BOB, CAT, DAN, GROUP, OTHER_GROUP, Table, person, place

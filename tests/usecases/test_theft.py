@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from engine import Card, Edition, Phase, Role, Steal, current_player, legal_actions
-from tgbot.callback import PickCard, SetTurnLimit, StealFrom
+from tgbot.buttons import PickCard, SetTurnLimit, StealFrom
 from tgbot.records import GameRecord
 
 from .conftest import ANN, BOB, CAT, GROUP, Table

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tgbot.callback import SetEdition, StartDiscard, StartGame
+from tgbot.buttons import SetEdition, StartDiscard, StartGame
 from tgbot.links import join_payload
 from tgbot.service import Person
 from tgbot.usecases.context import TOAST_LIMIT, Toast, fit

@@ -13,7 +13,8 @@ from engine.events import CardsDiscarded, GoalPeeked, TunnelPlaced
 from engine.model import Phase
 from engine.timeline import Deed, Entry
 from tgbot import presenter
-from tgbot.callback import CancelGame, GameId, SetLanguage
+from tgbot.buttons import CancelGame, SetLanguage
+from tgbot.game_ids import GameId
 from tgbot.i18n import Language, texts
 from tgbot.notice_texts import (
     bot_removed,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 from .. import notice_texts, presenter
-from ..callback import SetLanguage
+from ..buttons import SetLanguage
 from ..i18n import Language, texts
 from ..notices import said
 from ..outbox import END, Owed
 from ..records import GameRecord, Status
 from .context import FINISHED_TTL_SECONDS, Context, Person, Toast
-from .lobby import refresh_lobby
+from .lobby_message import refresh_lobby
 from .screens import refresh_private
 from .turns import unschedule
 

@@ -18,7 +18,8 @@ from ..records import GameRecord, Status, is_computer_id
 from ..store import ContentionError, Decision
 from .computers import Planned, awaited, computer_turn, plan
 from .context import Context, Person, Place, contended, fit, no_game
-from .lobby import end_idle_practice, expire
+from .lobby import expire
+from .practice import end_idle_practice
 from .turns import after_move, moved
 
 log = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ..animations import Animations, Animator
 from ..archives import Archives
-from ..callback import GameId, new_game_id
 from ..config import DEFAULT_COMPUTER_PAUSE, DEFAULT_LANGUAGE
+from ..game_ids import GameId, new_game_id
 from ..i18n import Language, Texts, parse_language, texts
 from ..memory_archives import MemoryArchives
 from ..pictures import Pictures

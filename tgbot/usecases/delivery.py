@@ -19,8 +19,8 @@ from engine import current_player
 
 from .. import notice_texts, presenter
 from ..bot_budget import urgency
-from ..callback import GameId
 from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
+from ..game_ids import GameId
 from ..notice_texts import private_keyboard, render
 from ..notices import Message, said
 from ..outbox import (
@@ -45,7 +45,7 @@ from .chats import migrate
 from .clocks import handle_deadline
 from .context import Context, player_language
 from .history import deliver_replay, due
-from .lobby import draw_lobby
+from .lobby_message import draw_lobby
 from .panels import board_keyboard
 from .reconcile import confirmed_send, floor_before
 from .screens import refresh_private

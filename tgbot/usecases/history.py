@@ -21,7 +21,7 @@ from ..archives import (
     season_of,
     tally,
 )
-from ..callback import ReplayRound
+from ..buttons import ReplayRound
 from ..fitting import CAPTION_LIMIT, split_fitting
 from ..i18n import texts
 from ..menus import Keyboard

@@ -1,26 +1,16 @@
-"""Lobby use cases: open a game, join, leave, set options, start, cancel; and the lobby message."""
+"""Lobby use cases: open a game, join, leave, set options, start, cancel (in a group or private)."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from engine import current_player
-
 from .. import lobby_texts, menus, notice_texts, notices, presenter
-from ..callback import (
-    CancelGame,
-    GameCommand,
-    GameId,
-    KeepGame,
-    LeaveGame,
-    SetTurnLimit,
-    StartGame,
-)
-from ..clocks import LOBBY_IDLE_SECONDS, PRACTICE_IDLE_SECONDS, Deadline, DeadlineKind
+from ..buttons import CancelGame, GameCommand, KeepGame, LeaveGame, SetTurnLimit, StartGame
+from ..clocks import LOBBY_IDLE_SECONDS, Deadline, DeadlineKind
+from ..game_ids import GameId
 from ..i18n import texts
-from ..outbox import delete_later, owe
-from ..ports import Fate, Sent
-from ..records import GameRecord, Lobby, LobbyPlayer, Status, is_computer_id
+from ..outbox import owe
+from ..records import GameRecord, LobbyPlayer, Status
 from ..store import ChatBusyError, ContentionError, Decision
 from .context import (
     FINISHED_TTL_SECONDS,
@@ -31,23 +21,17 @@ from .context import (
     contended,
     gone,
     no_game,
-    player_language,
 )
 from .lobby_decisions import (
-    START_GRACE_SECONDS,
     Outcome,
     Request,
     Then,
     decide_join,
     decide_tap,
     once,
-    with_computers,
 )
-from .screens import refresh_private
+from .lobby_message import post_lobby, refresh_lobby
 from .turns import keep_lobby, lobby_started, schedule, unschedule
-
-REDRAWS = 8  # a lobby is drawn again while other processes keep changing it, this many times
-PRACTICE_OPPONENTS = 3  # computer players of a new practice game (its set-up offers 2 to 4)
 
 
 async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
@@ -70,7 +54,7 @@ async def new_lobby(ctx: Context, place: Place, person: Person) -> None:
     if joins:
         record = await _creator_joined(ctx, record, person)
     try:
-        record = await _create(ctx, place, record)
+        record = await create(ctx, place, record)
     except ChatBusyError:
         tr = texts(lang)
         held = await ctx.active(place)
@@ -101,85 +85,7 @@ async def _creator_joined(ctx: Context, record: GameRecord, person: Person) -> G
     )
 
 
-async def practice(ctx: Context, person: Person) -> None:
-    """/practice in private: a game against computer players in this chat, set up with buttons
-    (the edition, how many opponents) and started by the player."""
-    lang = await ctx.user_language(person)
-    tr = texts(lang)
-    now = ctx.now()
-    me = LobbyPlayer(person.user_id, person.name, lang, person.username)
-    lobby = with_computers(Lobby(turn_limit_hours=None, players=(me,)), PRACTICE_OPPONENTS, lang)
-    title = tr.gettext("Practice")
-    record = GameRecord(
-        game_id=ctx.new_id(),
-        chat_id=person.user_id,
-        thread_id=None,
-        language=lang,
-        creator_id=person.user_id,
-        created_at=now,
-        updated_at=now,
-        lobby=lobby,
-        title=title,
-        creator_name=person.name,
-    )
-    here = Place(person.user_id, None, title)
-    try:
-        record = await _create(ctx, here, record)
-    except ChatBusyError:
-        held = await ctx.active(here)
-        if held is not None and held.status is Status.LOBBY:
-            await post_lobby(ctx, held)  # its set-up again, at the bottom of the chat
-        elif held is not None:
-            await _practice_still_on(ctx, held, person)
-        return
-    await ctx.store.add_user_game(person.user_id, record.game_id)
-    await keep_lobby(ctx, record)
-    await post_lobby(ctx, record)
-
-
-async def _practice_still_on(ctx: Context, record: GameRecord, person: Person) -> None:
-    """/practice during one's practice game: the hand comes again at the bottom of the chat,
-    under a note offering to end the game."""
-    tr = texts(player_language(record, person.user_id))
-    busy = tr.gettext(
-        "Your practice game is still on: your hand is just below. Play on, or end it here."
-    )
-    end = menus.Button(
-        tr.pgettext("button", "✖️ End the practice game"),
-        CancelGame(record.game_id, record.lobby.revision),
-    )
-    await ctx.sender.private_text(person.user_id, busy, ((end,),))
-    if record.status is Status.PLAYING and record.state is not None:
-        await refresh_private(ctx, record, person.user_id, new_message=True)
-        await ctx.deliver(record.game_id)  # the old hand, owed a deletion
-
-
-async def practice_in_group(ctx: Context, place: Place) -> None:
-    """/practice in a group: practice games are played in private."""
-    tr = texts(await ctx.group_language(place.chat_id))
-    text = tr.gettext(
-        "Practice games are played in our private chat: send /practice to @{bot} there.",
-        bot=ctx.sender.username,
-    )
-    await ctx.say(place, text)
-
-
-async def cancel_practice(ctx: Context, person: Person) -> None:
-    """/cancel in private: end one's practice game (set up or in play)."""
-    here = Place(person.user_id, None, "")
-    record = await ctx.active(here)
-    if record is None:
-        tr = texts(await ctx.user_language(person))
-        none = tr.gettext("You have no practice game here. /practice starts one.")
-        await ctx.sender.private_text(person.user_id, none)
-        return
-    command = CancelGame(record.game_id, record.lobby.revision)
-    outcome = await run(ctx, person, command, by_command=True)
-    if outcome.then is not Then.CANCELLED:
-        await ctx.sender.private_text(person.user_id, outcome.toast.text)
-
-
-async def _create(ctx: Context, place: Place, record: GameRecord) -> GameRecord:
+async def create(ctx: Context, place: Place, record: GameRecord) -> GameRecord:
     """Create the game; a lobby silent for a day that still holds the chat (say, one opened
     before lobbies had an expiry deadline) expires first."""
     try:
@@ -222,105 +128,6 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
     for uid in record.human_ids:
         await ctx.store.remove_user_game(uid, gid)
     await ctx.deliver(gid)
-
-
-async def end_idle_practice(ctx: Context, gid: GameId, version: int) -> None:
-    """A practice game that waited `PRACTICE_IDLE_SECONDS` for its player's move at `version`
-    (they walked away, or blocked the bot): it ends, says so, and frees their private chat."""
-    now = ctx.now()
-
-    def decide(record: GameRecord | None) -> Decision[bool]:
-        state = record.state if record is not None else None
-        if record is None or state is None or record.status is not Status.PLAYING:
-            return Decision(False)
-        if not record.is_practice or state.version != version:
-            return Decision(False)  # moved since: a later deadline stands
-        player = current_player(state)
-        if player is None or is_computer_id(player):
-            return Decision(False)
-        ended_note = notices.said(
-            notice_texts.practice_idle_ended, hours=PRACTICE_IDLE_SECONDS // 3600
-        )
-        notes = [(uid, ended_note) for uid in record.human_ids]
-        owed = owe(record.owed, notes=notes)
-        ended = dataclasses.replace(record, status=Status.CANCELLED, updated_at=now, owed=owed)
-        return Decision(True, ended)
-
-    try:
-        done = await ctx.store.update(gid, decide)
-    except ContentionError:
-        await ctx.deadlines.add([Deadline(gid, version, DeadlineKind.IDLE, now + 60)])
-        return
-    if done.result and done.record is not None:
-        await _cancelled(ctx, done.record)
-
-
-def lobby_text(ctx: Context, record: GameRecord) -> str:
-    """The lobby message of a game."""
-    anyone = ctx.now() - record.created_at >= START_GRACE_SECONDS
-    return lobby_texts.lobby_text(record, record.language, can_anyone_start=anyone)
-
-
-def _keyboard(ctx: Context, record: GameRecord) -> menus.Keyboard:
-    return lobby_texts.lobby_keyboard(record, record.language, ctx.sender.username)
-
-
-async def post_lobby(ctx: Context, record: GameRecord) -> Sent:
-    """Post the lobby as a new message (the old one is then owed a deletion)."""
-    text = lobby_text(ctx, record)
-    sent = await ctx.sender.group_text(
-        record.chat_id, record.thread_id, text, _keyboard(ctx, record)
-    )
-    message_id = sent.message_id
-    if sent.ok and message_id is not None:
-
-        def posted(r: GameRecord) -> GameRecord:
-            owed = delete_later(r.owed, r.chat_id, r.messages.lobby)
-            owed = dataclasses.replace(owed, lobby_redraw=False)
-            messages = dataclasses.replace(r.messages, lobby=message_id)
-            return dataclasses.replace(r, owed=owed, messages=messages)
-
-        await ctx.strike(record.game_id, posted)
-        if record.messages.lobby is not None:
-            await ctx.deliver(record.game_id)
-    else:
-        await _redraw_later(ctx, record, sent)
-    return sent
-
-
-async def _redraw_later(ctx: Context, record: GameRecord, sent: Sent) -> None:
-    """A lobby drawing that failed for a passing reason is owed: delivery draws it later."""
-    if sent.transient:
-        await ctx.strike(
-            record.game_id,
-            lambda r: dataclasses.replace(r, owed=dataclasses.replace(r.owed, lobby_redraw=True)),
-        )
-
-
-async def draw_lobby(ctx: Context, record: GameRecord) -> Sent:
-    """Draw the lobby of this record: edit its message, or post it anew if it is gone."""
-    lobby = record.messages.lobby
-    if lobby is not None:
-        edited = await ctx.sender.edit_text(
-            record.chat_id, lobby, lobby_text(ctx, record), _keyboard(ctx, record)
-        )
-        if edited.fate is not Fate.GONE:
-            await _redraw_later(ctx, record, edited)
-            return edited
-    return await post_lobby(ctx, record)
-
-
-async def refresh_lobby(ctx: Context, gid: GameId) -> None:
-    """Redraw the lobby from the latest record, again if it changed meanwhile (another process
-    may have drawn an older revision after ours)."""
-    drawn: int | None = None
-    for _ in range(REDRAWS):
-        latest = await ctx.store.load(gid)
-        if latest is None or latest.status is not Status.LOBBY or latest.lobby.revision == drawn:
-            return
-        drawn = latest.lobby.revision
-        if not (await draw_lobby(ctx, latest)).ok:
-            return  # owed if it may work later; delivery draws it
 
 
 async def join_hint(ctx: Context, place: Place) -> None:
@@ -485,7 +292,7 @@ async def _follow(ctx: Context, record: GameRecord, then: Then, person: Person) 
     elif then is Then.STARTED:
         await _started(ctx, record)
     elif then is Then.CANCELLED:
-        await _cancelled(ctx, record)
+        await cancelled(ctx, record)
     elif then is Then.RETIMED:
         assert record.state is not None
         await schedule(ctx, record, record.state.version)
@@ -499,7 +306,7 @@ async def _started(ctx: Context, record: GameRecord) -> None:
     await ctx.deliver(record.game_id)
 
 
-async def _cancelled(ctx: Context, record: GameRecord) -> None:
+async def cancelled(ctx: Context, record: GameRecord) -> None:
     """A cancelled game frees its chat and players; what it says was saved as owed with it."""
     await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
     await unschedule(ctx, record)

@@ -16,7 +16,7 @@ from engine import Options, new_game
 from engine.model import GoldRule
 
 from .. import lobby_texts, notice_texts, notices, presenter
-from ..callback import (
+from ..buttons import (
     AddComputer,
     CancelGame,
     GameCommand,

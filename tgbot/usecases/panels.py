@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from engine import Phase
 
 from .. import menus, presenter
-from ..callback import Command, PickCard, ShowHand
+from ..buttons import Command, PickCard, ShowHand
 from ..i18n import Texts, texts
 from ..links import hand_payload, start_link
 from ..menus import Button, Keyboard

@@ -14,7 +14,8 @@ from engine.events import Event, GoalPeeked
 
 from .. import menus, presenter
 from ..bot_budget import replying
-from ..callback import Back, Command, GameId, ShowHand
+from ..buttons import Back, Command, ShowHand
+from ..game_ids import GameId
 from ..i18n import Texts, texts
 from ..links import HandLink, JoinLink, parse_start_payload
 from ..names import goal_name, reason_text
@@ -32,7 +33,8 @@ from .context import (
     invalid_button,
     no_game,
 )
-from .lobby import join, post_lobby
+from .lobby import join
+from .lobby_message import post_lobby
 from .screens import redraw_later, refresh_private, show
 from .turns import after_move, moved, resume, schedule
 

@@ -9,12 +9,13 @@ import dataclasses
 from collections.abc import Callable
 
 from .. import lobby_texts, presenter
-from ..callback import ConfirmRematch, GameId, Rematch
+from ..buttons import ConfirmRematch, Rematch
+from ..game_ids import GameId
 from ..i18n import Language, Texts, texts
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import ChatBusyError, ContentionError, Decision
 from .context import Context, Person, Toast, contended, gone, invalid_button
-from .lobby import post_lobby, refresh_lobby
+from .lobby_message import post_lobby, refresh_lobby
 from .turns import keep_lobby
 
 
