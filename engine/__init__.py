@@ -11,7 +11,7 @@ from .actions import (
     UseMap,
 )
 from .cards import CARDS, Card, Door, Edition, Kind, Tool, spec
-from .codec import from_json, to_json
+from .codec import from_json, state_from_doc, state_to_doc, to_json
 from .errors import IllegalAction, Reason
 from .events import Event
 from .model import Coord, GameState, GoldRule, Options, Phase, PlayerId, Role, RoundResult, Side
@@ -70,5 +70,7 @@ __all__ = [
     "player_view",
     "public_view",
     "spec",
+    "state_from_doc",
+    "state_to_doc",
     "to_json",
 ]

@@ -33,6 +33,12 @@ def _cards(cards: tuple[Card, ...]) -> list[str]:
 
 def to_json(state: GameState) -> str:
     """Serialise a state (compact, keys in a fixed order)."""
+    return json.dumps(state_to_doc(state), separators=(",", ":"), ensure_ascii=False)
+
+
+def state_to_doc(state: GameState) -> dict[str, Any]:
+    """The state as the JSON document `to_json` writes, not yet encoded (to nest it in another
+    document encoded once)."""
     doc: dict[str, Any] = {
         "schema": SCHEMA,
         "edition": state.edition.value,
@@ -75,13 +81,21 @@ def to_json(state: GameState) -> str:
             for r in state.results
         ],
     }
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    return doc
 
 
 def from_json(text: str) -> GameState:
     """Read a state written by to_json; raises ValueError on anything else."""
     try:
         doc = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"not a saved game: {exc!r}") from exc
+    return state_from_doc(doc)
+
+
+def state_from_doc(doc: Any) -> GameState:
+    """Read a state from the decoded document `state_to_doc` gives; ValueError on anything else."""
+    try:
         if doc.get("schema") != SCHEMA:
             raise ValueError(f"unknown state schema {doc.get('schema')!r}")
         return _read(doc)

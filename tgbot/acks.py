@@ -24,7 +24,11 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application
 
+from . import ahead
+from .ahead import Reads
+from .callback import decode
 from .dedupe import Begun, UpdateLedger
+from .game_ids import is_game_id
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +48,10 @@ class HandleThenAnswer:
         unavailable: Callable[[BaseException], bool],
         busy: Callable[[Update, BaseException], Awaitable[None]],
         passing: set[int],
+        reads: Callable[..., Reads] | None = None,
     ) -> None:
         self.app = app
+        self.reads = reads  # the store's reads ahead (`RedisStore.reads`), if any
         self.ledger = ledger
         self.unavailable = unavailable
         self.busy = busy
@@ -55,8 +61,9 @@ class HandleThenAnswer:
     async def __call__(self, update: Update) -> None:
         """Handle `update` once across processes; NotHandled while another process has it."""
         uid = update.update_id
+        ahead.start()
         try:
-            begun = await self.ledger.begin(uid)
+            begun = await self.ledger.begin(uid, self._reads_of(update))
         except Exception as err:
             if not self.unavailable(err):
                 raise
@@ -87,6 +94,19 @@ class HandleThenAnswer:
             if not self.unavailable(err):
                 raise
             log.warning("update %s handled, but Redis went away before it was marked", uid)
+
+    def _reads_of(self, update: Update) -> Reads | None:
+        """What the update's handler will read, made in the ledger's trip: the sender's
+        language, and a tap's game."""
+        if self.reads is None:
+            return None
+        user = update.effective_user
+        query = update.callback_query
+        game = getattr(decode(query.data), "game", None) if query is not None else None
+        return self.reads(
+            user_id=None if user is None else user.id,
+            game_id=game if isinstance(game, str) and is_game_id(game) else None,
+        )
 
     async def _keep(self, update_id: int) -> None:
         """Renew the hold on an update while it is handled."""

@@ -89,7 +89,7 @@ def build_application(
         sender,
         deadlines=DeadlineIndex(client, prefix=prefix),
         ledger=UpdateLedger(client, prefix=prefix),
-        lease=RedisLease(client, prefix=prefix),
+        lease=RedisLease(client, prefix=prefix, reads=store.reads),
         clock=clock,
         seeds=seeds,
         default_language=config.language,
@@ -105,6 +105,7 @@ def build_application(
             unavailable=unavailable,
             busy=handlers.busy,
             passing=handlers.passing,
+            reads=store.reads,
         )
     app.bot_data["redis"] = client
     app.bot_data["owns_redis"] = redis is None

@@ -19,8 +19,10 @@ import enum
 import os
 import uuid
 
+from .ahead import Reads
 from .keys import Keys
 from .redis_client import RedisClient
+from .trips import Trip
 
 KEEP_SECONDS = 24 * 3600  # Telegram keeps undelivered updates for 24 hours
 WINDOW = 1 << 16  # update ids per bitmap
@@ -81,26 +83,39 @@ class UpdateLedger:
         window, bit = divmod(update_id, WINDOW)
         return bool(await self.redis.getbit(self.keys.updates(window), bit))
 
-    async def begin(self, update_id: int) -> Begun:
-        """Take an update to handle it (webhook): NEW if this process now holds it."""
+    async def begin(self, update_id: int, reads: Reads | None = None) -> Begun:
+        """Take an update to handle it (webhook): NEW if this process now holds it.
+
+        One round trip: the bit, the hold, the bit again (an update finished between the two
+        looks is done), and the `reads` the handler will want, made ahead.
+        """
         if update_id < 0:
             raise ValueError(f"update ids are not negative: {update_id}")
-        if await self.is_done(update_id):
+        window, bit = divmod(update_id, WINDOW)
+        trip = Trip(self.redis)
+        first = trip.add("getbit", self.keys.updates(window), bit)
+        hold = self.keys.update_hold(update_id)
+        taken = trip.add("set", hold, self.token, nx=True, px=self.hold_ms)
+        again = trip.add("getbit", self.keys.updates(window), bit)
+        got = None if reads is None else reads(trip)
+        answers = await trip.run()
+        if answers[first] or (answers[taken] and answers[again]):
+            if answers[taken]:
+                await self.release(update_id)
             return Begun.DONE
-        held = await self.redis.set(
-            self.keys.update_hold(update_id), self.token, nx=True, px=self.hold_ms
-        )
-        if not held:
+        if not answers[taken]:
             return Begun.HELD
-        if await self.is_done(update_id):  # finished between the two looks
-            await self.release(update_id)
-            return Begun.DONE
+        if got is not None:
+            got(answers)
         return Begun.NEW
 
     async def done(self, update_id: int) -> None:
-        """Mark an update this process began as handled, and let go of it."""
-        await self.claim(update_id)
-        await self.release(update_id)
+        """Mark an update this process began as handled, and let go of it (one round trip)."""
+        window, bit = divmod(update_id, WINDOW)
+        trip = Trip(self.redis)
+        trip.script(self._claim, [self.keys.updates(window)], [bit, KEEP_SECONDS])
+        trip.script(self._release, [self.keys.update_hold(update_id)], [self.token])
+        await trip.run()
 
     async def renew(self, update_id: int) -> bool:
         """Hold an update this process is still handling for another `hold_ms` (False if the

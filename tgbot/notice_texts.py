@@ -98,6 +98,18 @@ def thief_choosing(lang: Language, *, record: GameRecord, thief: int) -> str:
 
 
 @notice
+def earlier_moves(lang: Language, *, count: int) -> str:
+    """A board caption's first line when older move lines were folded away (boards held back by
+    the group's budget while the game went fast): how many."""
+    return texts(lang).ngettext(
+        "⋯ {count} earlier move, not shown here",
+        "⋯ {count} earlier moves, not shown here",
+        count,
+        count=count,
+    )
+
+
+@notice
 def practice_idle_ended(lang: Language, *, hours: int) -> str:
     """A practice game ended after waiting `hours` for its player's move."""
     tr = texts(lang)

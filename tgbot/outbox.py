@@ -19,10 +19,14 @@ counted once) and, for a finished game, the game-end message.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from .notices import Message, Rendered, as_message
+from .notices import Message, Rendered, Said, as_message
+
+MAX_BOARD_LINES = 12  # caption lines owed at most; older ones fold into one summary line first
+FOLDED = "earlier_moves"  # the summary's notice (`notice_texts.earlier_moves`): how many folded
 
 END = 0  # in `Owed.replays`: the game's end (archive, statistics, the game-end message)
 
@@ -91,7 +95,7 @@ def owe(
         version = board_version if version is None else max(version, board_version)
     return Owed(
         texts=(*owed.texts, *map(as_message, texts)),
-        board_lines=(*owed.board_lines, *map(as_message, lines)),
+        board_lines=bounded((*owed.board_lines, *map(as_message, lines))),
         board_version=version,
         fresh=all_fresh,
         edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
@@ -135,10 +139,44 @@ def text_sent(owed: Owed, text: Message, rest: str = "") -> Owed:
     return owed
 
 
+def folded(line: Message) -> int:
+    """How many lines a summary line stands for (0: it is a line of its own)."""
+    if isinstance(line, Said) and line.kind == FOLDED:
+        return int(line.arguments["count"])
+    return 0
+
+
+def _summary(count: int) -> Said:
+    return Said(FOLDED, json.dumps({"count": count}, sort_keys=True))  # as notices.said writes
+
+
+def bounded(lines: tuple[Message, ...]) -> tuple[Message, ...]:
+    """At most MAX_BOARD_LINES lines: the oldest fold into one summary line (a fast game whose
+    boards wait for the group's budget keeps a small record)."""
+    if len(lines) <= MAX_BOARD_LINES:
+        return lines
+    cut = len(lines) - (MAX_BOARD_LINES - 1)
+    count = sum(folded(x) or 1 for x in lines[:cut])
+    return (_summary(count), *lines[cut:])
+
+
+def _strike_lines(owed: tuple[Message, ...], shown: Sequence[Message]) -> tuple[Message, ...]:
+    """The owed lines once `shown` (the oldest, as a delivery read them) were shown. Lines that
+    folded meanwhile are struck off by how many lines they stand for."""
+    if tuple(owed[: len(shown)]) == tuple(shown):
+        return owed[len(shown) :]
+    if not owed or not folded(owed[0]):
+        return owed  # not the lines owed first (struck off already): nothing to strike
+    units = sum(folded(x) or 1 for x in shown)
+    first = folded(owed[0])
+    if first > units:
+        return (_summary(first - units), *owed[1:])
+    return owed[1 + units - first :]
+
+
 def board_posted(owed: Owed, version: int, lines: Sequence[Message]) -> Owed:
     """Strike off a board post showing `version` with `lines` (later moves stay owed)."""
-    shown = len(lines) if tuple(owed.board_lines[: len(lines)]) == tuple(lines) else 0
-    rest = owed.board_lines[shown:]
+    rest = _strike_lines(owed.board_lines, lines)
     done = owed.board_version is not None and version >= owed.board_version
     return replace(owed, board_lines=rest, board_version=None if done else owed.board_version)
 
@@ -220,9 +258,7 @@ def settled(owed: Owed, chat_id: int) -> Owed:
 
 def lines_shown(owed: Owed, lines: Sequence[Message]) -> Owed:
     """Strike off the first board lines once a text showed them (the board shows the rest)."""
-    if tuple(owed.board_lines[: len(lines)]) != tuple(lines):
-        return owed
-    return replace(owed, board_lines=owed.board_lines[len(lines) :])
+    return replace(owed, board_lines=_strike_lines(owed.board_lines, lines))
 
 
 def group_dropped(owed: Owed) -> Owed:

@@ -18,15 +18,19 @@ prefix is harmless, so a crash between two steps loses nothing:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
+from . import ahead
+from .ahead import Reads
 from .game_ids import GameId
 from .i18n import Language
 from .keys import DEFAULT_PREFIX, SHARDS, Keys, shard_of
 from .records import CorruptRecordError, GameRecord, StoreError, record_from_json, record_to_json
 from .redis_client import RedisClient
 from .store import ChatBusyError, GameExistsError, Updating
+from .trips import Trip
 
 _RETRIES = 8
 
@@ -50,6 +54,15 @@ _SAVE = """
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'doc', ARGV[3], 'owes', ARGV[4])
 return 1
+"""
+
+# KEYS: game. ARGV: the rev this process knows (-1: none). The record's rev, and its doc when
+# the rev is another; 0 when there is no record.
+_PEEK = """
+local rev = redis.call('HGET', KEYS[1], 'rev')
+if not rev then return 0 end
+if rev == ARGV[1] then return {rev} end
+return {rev, redis.call('HGET', KEYS[1], 'doc')}
 """
 
 # KEYS: game. ARGV: expected rev, ttl seconds (0: delete now).
@@ -86,6 +99,7 @@ class RedisStore(Updating):
         self._save = redis.register_script(_SAVE)
         self._retire = redis.register_script(_RETIRE)
         self._settle = redis.register_script(_SETTLE)
+        self._peek = redis.register_script(_PEEK)
 
     @property
     def prefix(self) -> str:
@@ -166,6 +180,9 @@ class RedisStore(Updating):
 
     async def load(self, game_id: GameId) -> GameRecord | None:
         """The stored game, or None if there is none (or it expired)."""
+        early = self._ahead(game_id)
+        if early is not ahead.MISSING:
+            return early
         raw = await self.redis.hgetall(self.keys.game(game_id))
         if not raw:
             return None
@@ -175,10 +192,46 @@ class RedisStore(Updating):
             doc = values["doc"]
         except (KeyError, ValueError) as exc:
             raise CorruptRecordError(f"game {game_id}: no rev or doc") from exc
+        return self._read(game_id, doc, rev)
+
+    def _read(self, game_id: GameId, doc: str | bytes, rev: int) -> GameRecord:
         record = record_from_json(doc, rev)
         if record.game_id != game_id:
             raise CorruptRecordError(f"key of game {game_id} holds game {record.game_id}")
         return record
+
+    def reads(self, *, user_id: int | None = None, game_id: GameId | None = None) -> Reads:
+        """Reads to make ahead in another trip: a user's language, a game's record (its doc only
+        if this process does not know its rev). `load`, `update` and `user_language` take them."""
+
+        def add(trip: Trip) -> Callable[[list[Any]], None]:
+            lang = None if user_id is None else trip.add("hget", self.keys.user(user_id), "lang")
+            known = None if game_id is None else self.known(game_id)
+            peek = None
+            if game_id is not None:
+                rev = -1 if known is None else known.rev
+                peek = trip.script(self._peek, [self.keys.game(game_id)], [rev])
+
+            def got(answers: list[Any]) -> None:
+                found = ahead.current()
+                if user_id is not None and lang is not None:
+                    found.languages[user_id] = _language_of(answers[lang])
+                if game_id is not None and peek is not None:
+                    found.records[game_id] = self._peeked(game_id, known, answers[peek])
+
+            return got
+
+        return add
+
+    def _peeked(self, game_id: GameId, known: GameRecord | None, answer: Any) -> GameRecord | None:
+        if not answer:
+            return None
+        rev = int(_text(answer[0]))
+        if known is not None and len(answer) == 1 and known.rev == rev:
+            return known
+        if len(answer) < 2 or answer[1] is None:
+            raise CorruptRecordError(f"game {game_id}: no doc")
+        return self._read(game_id, answer[1], rev)
 
     async def save(self, record: GameRecord, expected_rev: int) -> bool:
         """Write the record if the stored rev is still `expected_rev` (then it becomes +1).
@@ -186,14 +239,17 @@ class RedisStore(Updating):
         Returns False and writes nothing when someone saved in between or the game is gone;
         the caller reloads and decides again. The record's own `rev` field is not used.
         """
+        ahead.forget(record.game_id)
         doc = record_to_json(replace(record, rev=expected_rev + 1))
         owes = "0" if record.owed.is_empty else "1"
+        trip = Trip(self.redis)
         if owes == "1":  # marked first: after a crash between the two, the debt is still found
             outbox = self.keys.outbox(shard_of(record.game_id))
-            await self.redis.zadd(outbox, {record.game_id: expected_rev + 1})
+            trip.add("zadd", outbox, {record.game_id: expected_rev + 1})
         args: list[str | int] = [expected_rev, expected_rev + 1, doc, owes]
-        done = await self._save(keys=[self.keys.game(record.game_id)], args=args)
-        return bool(done == 1)
+        saved = trip.script(self._save, [self.keys.game(record.game_id)], args)
+        answers = await trip.run()  # one round trip on one server: the mark, then the save
+        return bool(answers[saved] == 1)
 
     async def finish(self, game_id: GameId, ttl_seconds: int) -> bool:
         """Free the game's chat and players, and let the record expire after `ttl_seconds`.
@@ -264,10 +320,14 @@ class RedisStore(Updating):
 
     async def user_language(self, user_id: int) -> Language | None:
         """The language a user chose for private chats, if any."""
+        early = ahead.take_language(user_id)
+        if early is not ahead.MISSING:
+            return early
         return await self._language(self.keys.user(user_id))
 
     async def set_user_language(self, user_id: int, language: Language) -> None:
         """Remember a user's language."""
+        ahead.take_language(user_id)
         await self.redis.hset(self.keys.user(user_id), "lang", language.code)
 
     async def reachable(self, user_id: int) -> bool:
@@ -287,10 +347,13 @@ class RedisStore(Updating):
         await self.redis.hset(self.keys.group(chat_id), "lang", language.code)
 
     async def _language(self, key: str) -> Language | None:
-        raw = await self.redis.hget(key, "lang")
-        if raw is None:
-            return None
-        try:
-            return Language(_text(raw))
-        except ValueError:
-            return None
+        return _language_of(await self.redis.hget(key, "lang"))
+
+
+def _language_of(raw: str | bytes | None) -> Language | None:
+    if raw is None:
+        return None
+    try:
+        return Language(_text(raw))
+    except ValueError:
+        return None

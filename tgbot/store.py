@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
+from . import ahead
 from .game_ids import GameId
 from .i18n import Language
 from .records import GameRecord, StoreError
@@ -158,6 +159,24 @@ class Updating:
         """Compare-and-set."""
         raise NotImplementedError
 
+    def known(self, game_id: GameId) -> GameRecord | None:
+        """The record of the game this process saw last, if it kept it."""
+        known: OrderedDict[GameId, GameRecord] = self.__dict__.get("_known", OrderedDict())
+        return known.get(game_id)
+
+    def _ahead(self, game_id: GameId) -> GameRecord | None:
+        """The game's record read ahead (`tgbot.ahead`), unless this process has seen a newer
+        one since; else ahead.MISSING."""
+        early = ahead.take_record(game_id)
+        if early is ahead.MISSING:
+            return cast("GameRecord | None", early)
+        known = self.known(game_id)
+        if known is not None and early is not None and early.rev < known.rev:
+            stale: GameRecord | None = ahead.MISSING  # older than what this process saw
+            return stale
+        self._remember(game_id, early)
+        return early
+
     def _remember(self, game_id: GameId, record: GameRecord | None) -> None:
         known = self.__dict__.setdefault("_known", OrderedDict())
         if record is None:
@@ -175,18 +194,25 @@ class Updating:
 
         `decide` must be pure (it may run several times). A decision whose record is None, or
         equal to the loaded one, writes nothing. Raises ContentionError after UPDATE_ATTEMPTS.
+        A record read ahead in this update's first trip counts as loaded.
         """
-        current = self.__dict__.get("_known", {}).get(game_id)
+        current = self.known(game_id)
+        early = self._ahead(game_id)
+        fresh = early is not ahead.MISSING
+        if fresh:
+            current = early
         for _ in range(UPDATE_ATTEMPTS):
-            if current is not None:  # the record last seen: only a write is decided on it
+            if current is not None and not fresh:  # the record last seen: only a write
                 decision = decide(current)
                 new = decision.record
                 if new is not None and new != current:
                     saved = await self._save_over(game_id, current, new)
                     if saved is not None:
                         return Updated(decision.result, saved, saved=True)
-            current = await self.load(game_id)
-            self._remember(game_id, current)
+            if not fresh:
+                current = await self.load(game_id)
+                self._remember(game_id, current)
+            fresh = False
             decision = decide(current)
             new = decision.record
             if new is None or current is None or new == current:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from tgbot.i18n import Language
+from tgbot.notice_texts import render
 from tgbot.notices import Rendered as R
-from tgbot.outbox import Owed, board_posted, owe, private_sent, text_sent
+from tgbot.outbox import MAX_BOARD_LINES, Owed, board_posted, folded, owe, private_sent, text_sent
+from tgbot.records import GameRecord, Lobby
 
 
 def test_board_posts_coalesce_and_the_newest_wins() -> None:
@@ -55,3 +58,47 @@ def test_a_text_sent_in_parts_keeps_the_rest_owed_in_its_place() -> None:
     owed = text_sent(owed, R("long summary"), rest="second half")
     assert owed.texts == (R("second half"), R("next"))
     assert text_sent(owed, R("second half")).texts == (R("next"),)
+
+
+def test_fast_play_keeps_at_most_max_board_lines_the_oldest_folded_into_a_count() -> None:
+    owed = Owed()
+    for i in range(30):
+        owed = owe(owed, lines=[f"move {i}"], board_version=i)
+        assert len(owed.board_lines) <= MAX_BOARD_LINES
+    first, *rest = owed.board_lines
+    assert folded(first) == 30 - (MAX_BOARD_LINES - 1)
+    assert rest == [R(f"move {i}") for i in range(30 - (MAX_BOARD_LINES - 1), 30)]
+    record = GameRecord(
+        game_id="Ab3dE9xYz0", chat_id=-5, thread_id=None, language=Language("en"),
+        creator_id=1, created_at=0, updated_at=0, lobby=Lobby(),
+    )  # fmt: skip
+    assert render(first, record, Language("en")) == "⋯ 19 earlier moves, not shown here"
+    korean = render(first, record, Language("ko"))
+    assert "19" in korean and "earlier" not in korean
+
+
+def test_a_board_read_before_lines_folded_strikes_off_exactly_what_it_showed() -> None:
+    owed = Owed()
+    for i in range(MAX_BOARD_LINES):
+        owed = owe(owed, lines=[f"move {i}"], board_version=i)
+    shown = owed.board_lines  # what a delivery drew its caption from
+    for i in range(MAX_BOARD_LINES, MAX_BOARD_LINES + 5):  # moves meanwhile: the oldest fold
+        owed = owe(owed, lines=[f"move {i}"], board_version=i)
+    assert folded(owed.board_lines[0]) == 6
+    left = board_posted(owed, MAX_BOARD_LINES - 1, shown)
+    assert left.board_lines == tuple(R(f"move {i}") for i in range(MAX_BOARD_LINES, 17))
+    # a board that showed a summary and some lines, and more folded since
+    owed = Owed()
+    for i in range(20):
+        owed = owe(owed, lines=[f"move {i}"], board_version=i)
+    shown = owed.board_lines[:3]  # the summary of 9, then moves 9 and 10
+    for i in range(20, 24):
+        owed = owe(owed, lines=[f"move {i}"], board_version=i)
+    left = board_posted(owed, 10, shown)  # moves 11 and 12 are in the summary now
+    assert folded(left.board_lines[0]) == 2
+    assert left.board_lines[1:] == tuple(R(f"move {i}") for i in range(13, 24))
+    # lines that did not fold are struck off only while they are the first owed
+    plain = owe(Owed(), lines=["a", "b", "c"], board_version=1)
+    once = board_posted(plain, 1, plain.board_lines[:2])
+    assert once.board_lines == (R("c"),)
+    assert board_posted(once, 1, plain.board_lines[:2]).board_lines == (R("c"),)

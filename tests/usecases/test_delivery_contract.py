@@ -247,7 +247,7 @@ async def test_many_move_lines_never_cut_the_caption_or_the_mention(table: Table
 
     def long_names(r: GameRecord) -> GameRecord:
         players = tuple(
-            dataclasses.replace(p, name=f"{p.name} the Dwarf of the Deep Mines <&> " + "x" * 20)
+            dataclasses.replace(p, name=f"{p.name} the Dwarf of the Deep Mines <&> " + "x" * 60)
             for p in r.lobby.players
         )
         return dataclasses.replace(r, lobby=dataclasses.replace(r.lobby, players=players))
