@@ -109,7 +109,24 @@ class Sender:
         keyboard: Sequence[Sequence[Button]] | None = None,
     ) -> Sent:
         """Send an HTML text to a group (in its topic), within the group's budget."""
-        spent = await self.spending.group(chat_id)
+        return await self._text(chat_id, thread_id, text, keyboard, self.spending.group)
+
+    async def private_text(
+        self, user_id: int, text: str, keyboard: Sequence[Sequence[Button]] | None = None
+    ) -> Sent:
+        """Send an HTML text to a user's private chat."""
+        return await self._text(user_id, None, text, keyboard, self.spending.bot)
+
+    async def _text(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        text: str,
+        keyboard: Sequence[Sequence[Button]] | None,
+        spend: Callable[[int], Awaitable[Sent | None]],
+    ) -> Sent:
+        """sendMessage with an HTML text, once `spend` lets it go."""
+        spent = await spend(chat_id)
         if spent is not None:
             return spent
         return await self._call(
@@ -137,7 +154,27 @@ class Sender:
     ) -> Sent:
         """Send a photo with an HTML caption to a group, within the group's budget (`above`:
         the caption shown above the picture)."""
-        spent = await self.spending.group(chat_id)
+        spend = self.spending.group
+        return await self._send_photo(chat_id, thread_id, png, caption, keyboard, spend, above)
+
+    async def private_photo(
+        self, user_id: int, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
+    ) -> Sent:
+        """Send a photo with caption and keyboard to a user's private chat."""
+        return await self._send_photo(user_id, None, png, caption, keyboard, self.spending.bot)
+
+    async def _send_photo(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        png: bytes,
+        caption: str,
+        keyboard: Sequence[Sequence[Button]] | None,
+        spend: Callable[[int], Awaitable[Sent | None]],
+        above: bool = False,
+    ) -> Sent:
+        """sendPhoto with an HTML caption, once `spend` lets it go."""
+        spent = await spend(chat_id)
         if spent is not None:
             return spent
         text = _fit(caption, CAPTION_LIMIT)
@@ -214,48 +251,6 @@ class Sender:
                 reply_markup=markup(keyboard),
             ),
             chat_id=chat_id,
-            new=True,
-        )
-
-    async def private_text(
-        self, user_id: int, text: str, keyboard: Sequence[Sequence[Button]] | None = None
-    ) -> Sent:
-        """Send an HTML text to a user's private chat."""
-        spent = await self.spending.bot(user_id)
-        if spent is not None:
-            return spent
-        return await self._call(
-            "sendMessage",
-            lambda: self.bot.send_message(
-                user_id,
-                _fit(text, TEXT_LIMIT),
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup(keyboard),
-            ),
-            chat_id=user_id,
-            new=True,
-        )
-
-    async def private_photo(
-        self, user_id: int, png: bytes, caption: str, keyboard: Sequence[Sequence[Button]]
-    ) -> Sent:
-        """Send a photo with caption and keyboard to a user's private chat."""
-        spent = await self.spending.bot(user_id)
-        if spent is not None:
-            return spent
-        text = _fit(caption, CAPTION_LIMIT)
-        return await self._photo(
-            "sendPhoto",
-            png,
-            text,
-            lambda photo: self.bot.send_photo(
-                user_id,
-                photo,
-                caption=text,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup(keyboard),
-            ),
-            chat_id=user_id,
             new=True,
         )
 

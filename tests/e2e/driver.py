@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from emulator import Message, User
@@ -32,6 +33,38 @@ SECONDS_PER_TURN = 4.0  # keeps the group under Telegram's 20 messages a minute
 def commands(message: Message) -> list[tuple[object, str]]:
     """(decoded command, raw data) of a message's buttons."""
     return [(decode(data), data) for _, data in buttons(message)]
+
+
+async def play_one_move(
+    rng: random.Random,
+    options: Callable[[], list[tuple[object, str]]],
+    tap: Callable[[str], Awaitable[None]],
+) -> None:
+    """One move by a hand's buttons (`options`: those shown now): mostly a card, played where
+    its menus lead (a spot, a target, a tool, a goal, then Confirm); else a discard."""
+    cards = [d for c, d in options() if isinstance(c, PickCard)]
+    if cards and rng.random() < 0.7:
+        await tap(rng.choice(cards))
+        for _ in range(3):
+            offered = options()
+            confirm = [d for c, d in offered if isinstance(c, CONFIRMS)]
+            if confirm:
+                await tap(confirm[0])
+                return
+            picks = [d for c, d in offered if isinstance(c, PICKS)]
+            if not picks:
+                break
+            await tap(rng.choice(picks))
+    # Nothing played: discard a card.
+    start = [d for c, d in options() if isinstance(c, StartDiscard)]
+    if not start:
+        await tap(options()[-1][1])  # back
+        start = [d for c, d in options() if isinstance(c, StartDiscard)]
+    await tap(start[0])
+    toggles = [d for c, d in options() if isinstance(c, ToggleDiscard)]
+    await tap(rng.choice(toggles))
+    (discard,) = [d for c, d in options() if isinstance(c, ConfirmDiscard)]
+    await tap(discard)
 
 
 @dataclass
@@ -79,39 +112,12 @@ class Driver:
         if steals:
             await self.tap(user, message, self.rng.choice(steals))
             return True
-        cards = [(c, d) for c, d in commands(message) if isinstance(c, PickCard)]
-        if cards and self.rng.random() < 0.7:
-            _, data = self.rng.choice(cards)
-            message = await self.tap(user, message, data)
-            for _ in range(3):
-                options = commands(message)
-                confirm = [
-                    d
-                    for c, d in options
-                    if isinstance(c, ConfirmSpot | ConfirmTarget | ConfirmGoal)
-                ]
-                if confirm:
-                    await self.tap(user, message, confirm[0])
-                    return True
-                picks = [
-                    d
-                    for c, d in options
-                    if isinstance(c, PickSpot | PickTarget | PickTool | PickGoal)
-                ]
-                if not picks:
-                    break
-                message = await self.tap(user, message, self.rng.choice(picks))
-        # Nothing played: discard a card.
-        start = [d for c, d in commands(message) if isinstance(c, StartDiscard)]
-        if not start:
-            back = [d for _, d in buttons(message)][-1]
-            message = await self.tap(user, message, back)
-            start = [d for c, d in commands(message) if isinstance(c, StartDiscard)]
-        message = await self.tap(user, message, start[0])
-        toggles = [d for c, d in commands(message) if isinstance(c, ToggleDiscard)]
-        message = await self.tap(user, message, self.rng.choice(toggles))
-        confirm = [d for c, d in commands(message) if isinstance(c, ConfirmDiscard)]
-        await self.tap(user, message, confirm[0])
+        live = [message]
+
+        async def tap(data: str) -> None:
+            live[0] = await self.tap(user, live[0], data)
+
+        await play_one_move(self.rng, lambda: commands(live[0]), tap)
         return True
 
     async def play_to_end(self, max_turns: int = 1000) -> None:

@@ -10,22 +10,13 @@ from dataclasses import dataclass, field
 from emulator import User
 from emulator.ephemeral import EphemeralMessage, press, visible
 from tgbot.buttons import (
-    ConfirmDiscard,
-    ConfirmGoal,
-    ConfirmSpot,
-    ConfirmTarget,
     PickCard,
-    PickGoal,
-    PickSpot,
-    PickTarget,
-    PickTool,
     ShowHand,
     StartDiscard,
-    ToggleDiscard,
 )
 from tgbot.callback import decode
 
-from .driver import SECONDS_PER_TURN
+from .driver import SECONDS_PER_TURN, play_one_move
 from .harness import World, buttons
 
 
@@ -116,36 +107,11 @@ class PanelDriver:
         assert not text, text
         panel = panel_of(self.world, user, self.chat)
         assert panel is not None
-        cards = [(c, d) for c, d in panel_commands(panel) if isinstance(c, PickCard)]
-        if cards and self.rng.random() < 0.7:
-            await self.tap(user, panel, self.rng.choice(cards)[1])
-            for _ in range(3):
-                options = panel_commands(panel)
-                confirm = [
-                    d
-                    for c, d in options
-                    if isinstance(c, ConfirmSpot | ConfirmTarget | ConfirmGoal)
-                ]
-                if confirm:
-                    await self.tap(user, panel, confirm[0])
-                    return True
-                picks = [
-                    d
-                    for c, d in options
-                    if isinstance(c, PickSpot | PickTarget | PickTool | PickGoal)
-                ]
-                if not picks:
-                    break
-                await self.tap(user, panel, self.rng.choice(picks))
-        start = [d for c, d in panel_commands(panel) if isinstance(c, StartDiscard)]
-        if not start:
-            await self.tap(user, panel, panel_commands(panel)[-1][1])  # back
-            start = [d for c, d in panel_commands(panel) if isinstance(c, StartDiscard)]
-        await self.tap(user, panel, start[0])
-        toggles = [d for c, d in panel_commands(panel) if isinstance(c, ToggleDiscard)]
-        await self.tap(user, panel, self.rng.choice(toggles))
-        (discard,) = [d for c, d in panel_commands(panel) if isinstance(c, ConfirmDiscard)]
-        await self.tap(user, panel, discard)
+
+        async def tap(data: str) -> None:
+            await self.tap(user, panel, data)
+
+        await play_one_move(self.rng, lambda: panel_commands(panel), tap)
         return True
 
     async def play_to_end(self, max_turns: int = 1000) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import Discard, Transition, apply, current_player
@@ -124,17 +124,29 @@ def _timed_out(record: GameRecord, planned: Planned, now: int) -> Decision[Serve
     updated = dataclasses.replace(
         record, misses=tuple(sorted(misses.items())), automatic=tuple(automatic)
     )
-    new = moved(
-        updated,
+    new = _stood_in(updated, planned, transition, now, announcements, notes)
+    return Decision(Served(before=state.version), new)
+
+
+def _stood_in(
+    record: GameRecord,
+    planned: Planned,
+    transition: Transition,
+    now: int,
+    texts: Sequence[Message],
+    notes: Sequence[tuple[int, Message]],
+) -> GameRecord:
+    """The record after the computer played `planned` for its player, owing what it says."""
+    return moved(
+        record,
         transition,
-        player,
+        planned.player,
         now,
         action=planned.action,
         stand_in=True,
-        texts=announcements,
+        texts=texts,
         notes=notes,
     )
-    return Decision(Served(before=state.version), new)
 
 
 def _played(planned: Planned, transition: Transition) -> PlayedForYou:
@@ -338,15 +350,6 @@ def _stand_in(record: GameRecord, planned: Planned, now: int) -> Decision[Vote]:
     text = said(notice_texts.stood_in, name=_mention(record, player))
     note = said(notice_texts.seat_taken_over, chat=presenter.escape_text(record.title))
     transition = apply(state, player, planned.action)
-    new = moved(
-        updated,
-        transition,
-        player,
-        now,
-        action=planned.action,
-        stand_in=True,
-        texts=[text],
-        notes=[(player, note)],
-    )
+    new = _stood_in(updated, planned, transition, now, [text], [(player, note)])
     new = dataclasses.replace(new, owed=owe(new.owed, fresh=[player]))
     return Decision(Vote("", before=state.version), new)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from .. import lobby_texts, menus, notice_texts, notices, presenter
 from ..buttons import CancelGame, GameCommand, KeepGame, LeaveGame, SetTurnLimit, StartGame
@@ -114,20 +115,25 @@ async def expire(ctx: Context, gid: GameId, revision: int) -> None:
         expired = dataclasses.replace(record, status=Status.CANCELLED, updated_at=now, owed=owed)
         return Decision(True, expired)
 
+    await end_when_due(ctx, gid, decide, Deadline(gid, revision, DeadlineKind.EXPIRE, now + 60))
+
+
+async def end_when_due(
+    ctx: Context,
+    gid: GameId,
+    decide: Callable[[GameRecord | None], Decision[bool]],
+    later: Deadline,
+) -> None:
+    """A deadline ends a game if `decide` says it is still due, then frees it as a cancelled one;
+    when other saves keep winning, the deadline comes again (`later`)."""
     try:
         done = await ctx.store.update(gid, decide)
     except ContentionError:
         # Deliveries save too, without a new deadline: look again in a minute.
-        await ctx.deadlines.add([Deadline(gid, revision, DeadlineKind.EXPIRE, now + 60)])
+        await ctx.deadlines.add([later])
         return
-    record = done.record
-    if not done.result or record is None:
-        return
-    await ctx.store.finish(gid, FINISHED_TTL_SECONDS)
-    await unschedule(ctx, record)
-    for uid in record.human_ids:
-        await ctx.store.remove_user_game(uid, gid)
-    await ctx.deliver(gid)
+    if done.result and done.record is not None:
+        await cancelled(ctx, done.record)
 
 
 async def join_hint(ctx: Context, place: Place) -> None:

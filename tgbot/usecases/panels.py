@@ -24,20 +24,18 @@ from ..links import hand_payload, start_link
 from ..menus import Button, Keyboard
 from ..ports import Ephemeral, Sent
 from ..records import GameRecord, Status
-from ..store import ContentionError
 from .context import (
     Answer,
     Context,
     Person,
     Toast,
-    contended,
     gone,
     invalid_button,
     player_language,
 )
-from .play import After, TapOutcome, decide_hand
+from .play import After, TapOutcome, decide_hand, settle_hand_tap
 from .screens import redraw_later, refresh_private
-from .turns import after_move, resume, schedule
+from .turns import after_move, schedule
 
 log = logging.getLogger(__name__)
 
@@ -142,20 +140,11 @@ async def _step(
         return invalid_button(tr)  # a panel of another group's game: forged
     # The panel is the player's own (Telegram shows it to them alone): decided as in private.
     decide = decide_hand(person, command, version, person.user_id, tr, ctx.now())
-    try:
-        done = await ctx.store.update(gid, decide)
-    except ContentionError:
-        return Toast(contended(tr))
-    outcome, record = done.result, done.record
-    await answer(outcome.toast)
-    if record is not None:
-        try:
-            await _follow(ctx, record, outcome, person.user_id, panel)
-        except Exception:
-            log.exception("game %s: after a saved panel tap; what it owes stays owed", gid)
-        if outcome.after is not After.MOVED:
-            await resume(ctx, record)
-    return outcome.toast
+
+    async def follow(record: GameRecord, outcome: TapOutcome) -> None:
+        await _follow(ctx, record, outcome, person.user_id, panel)
+
+    return await settle_hand_tap(ctx, gid, decide, tr, answer, follow)
 
 
 async def _follow(

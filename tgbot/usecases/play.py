@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -239,6 +239,23 @@ async def hand_tap(
     if not isinstance(gid, str) or not isinstance(version, int):
         return invalid_button(tr)
     decide = decide_hand(person, command, version, chat_id, tr, ctx.now())
+
+    async def follow(record: GameRecord, outcome: TapOutcome) -> None:
+        await _follow(ctx, record, outcome, person.user_id, message_id)
+
+    return await settle_hand_tap(ctx, gid, decide, tr, answer, follow)
+
+
+async def settle_hand_tap(
+    ctx: Context,
+    gid: GameId,
+    decide: Callable[[GameRecord | None], Decision[TapOutcome]],
+    tr: Texts,
+    answer: Answer | None,
+    follow: Callable[[GameRecord, TapOutcome], Awaitable[None]],
+) -> Toast:
+    """Save a hand tap's decision, answer the tap, then `follow` it (drawing, announcing: if
+    that fails, the saved game still owes it); a game that plays by itself keeps going."""
     try:
         done = await ctx.store.update(gid, decide)
     except ContentionError:
@@ -248,7 +265,7 @@ async def hand_tap(
         await answer(outcome.toast)
     if record is not None:
         try:
-            await _follow(ctx, record, outcome, person.user_id, message_id)
+            await follow(record, outcome)
         except Exception:
             log.exception("game %s: after a saved tap; what it owes stays owed", gid)
         if outcome.after is not After.MOVED:

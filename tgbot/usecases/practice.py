@@ -13,9 +13,9 @@ from ..game_ids import GameId
 from ..i18n import texts
 from ..outbox import owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status, is_computer_id
-from ..store import ChatBusyError, ContentionError, Decision
+from ..store import ChatBusyError, Decision
 from .context import Context, Person, Place, player_language
-from .lobby import cancelled, create, run
+from .lobby import create, end_when_due, run
 from .lobby_decisions import Then, with_computers
 from .lobby_message import post_lobby
 from .screens import refresh_private
@@ -124,10 +124,4 @@ async def end_idle_practice(ctx: Context, gid: GameId, version: int) -> None:
         ended = dataclasses.replace(record, status=Status.CANCELLED, updated_at=now, owed=owed)
         return Decision(True, ended)
 
-    try:
-        done = await ctx.store.update(gid, decide)
-    except ContentionError:
-        await ctx.deadlines.add([Deadline(gid, version, DeadlineKind.IDLE, now + 60)])
-        return
-    if done.result and done.record is not None:
-        await cancelled(ctx, done.record)
+    await end_when_due(ctx, gid, decide, Deadline(gid, version, DeadlineKind.IDLE, now + 60))
