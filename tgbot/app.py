@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import secrets
@@ -84,6 +85,7 @@ def build_application(
     rate = config.sends_per_second
     bot_budget = BotBudget(client, prefix=prefix, rate=rate) if rate > 0 else None
     sender = Sender(app.bot, ChatBudget(client, prefix=prefix), clock, posts, bot_budget)
+    waker = Waker()
     service = GameService(
         store,
         sender,
@@ -95,6 +97,7 @@ def build_application(
         default_language=config.language,
         archives=RedisArchives(client, prefix=prefix),
         computer_pause=config.computer_pause,
+        wake=waker,
     )
     handlers = Handlers(service, unavailable=unavailable)
     handlers.install(app, once=not config.is_webhook)
@@ -110,6 +113,7 @@ def build_application(
     app.bot_data["redis"] = client
     app.bot_data["owns_redis"] = redis is None
     app.bot_data["service"] = service
+    app.bot_data["waker"] = waker
     app.bot_data["language"] = config.language
     app.bot_data["prefix"] = prefix
     app.bot_data["health"] = functools.partial(health, app, client)
@@ -196,13 +200,43 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
             await app.bot.set_my_commands(listed, scope=where, language_code=code)
     if "metrics_server" in app.bot_data:
         await app.bot_data["metrics_server"].start()
-    app.bot_data["sweeper"] = asyncio.create_task(_sweep_forever(app.bot_data["service"]))
+    app.bot_data["sweeper"] = asyncio.create_task(
+        _sweep_forever(app.bot_data["service"], app.bot_data["waker"])
+    )
 
 
-async def _sweep_forever(service: GameService) -> None:
+class Waker:
+    """Wakes the sweeper before its next tick, when a deadline of this process's making falls
+    due sooner (a computer player's move, after its pause): computer turns in a row then take
+    their pauses, not a sweep interval each."""
+
+    def __init__(self) -> None:
+        self._event: asyncio.Event | None = None
+
+    @property
+    def event(self) -> asyncio.Event:
+        """Set when the sweeper should run (made in the running loop, at first use)."""
+        if self._event is None:
+            self._event = asyncio.Event()
+        return self._event
+
+    def __call__(self, seconds: float) -> None:
+        if seconds <= 0:
+            self.event.set()
+        else:
+            asyncio.get_running_loop().call_later(seconds, self.event.set)
+
+    async def nap(self) -> None:
+        """Until the next tick, or sooner if woken; a wake during the sweep counts."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.event.wait(), SWEEP_SECONDS)
+        self.event.clear()
+
+
+async def _sweep_forever(service: GameService, waker: Waker) -> None:
     """Serve deadlines and deliver owed announcements: at start (a crashed process may have
-    left some), then every SWEEP_SECONDS. While Redis is away it says so once, and once more
-    when Redis is back."""
+    left some), then every SWEEP_SECONDS, or sooner when woken. While Redis is away it says so
+    once, and once more when Redis is back."""
     away = False
     while True:
         try:
@@ -217,7 +251,7 @@ async def _sweep_forever(service: GameService) -> None:
             if away:
                 log.info("sweep resumed: Redis answers again")
             away = False
-        await asyncio.sleep(SWEEP_SECONDS)
+        await waker.nap()
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]

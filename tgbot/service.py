@@ -67,6 +67,7 @@ class GameService:
         archives: Archives | None = None,
         animator: Animator | None = None,
         computer_pause: float = DEFAULT_COMPUTER_PAUSE,
+        wake: Callable[[float], None] | None = None,
     ) -> None:
         self.ctx = Context(
             store=store,
@@ -85,6 +86,7 @@ class GameService:
             archives=archives if archives is not None else MemoryArchives(clock=clock),
             animator=animator or Animations(),
             computer_pause=computer_pause,
+            wake=wake or (lambda _seconds: None),
         )
 
     @property

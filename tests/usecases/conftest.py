@@ -123,6 +123,7 @@ class Table:
     store_class: type[MemoryStore] = MemoryStore
     animator: Animator = field(default_factory=StubAnimator)
     pause: float = 0.0  # before a computer player's move
+    wakes: list[float] = field(default_factory=list)  # the sweeper's wake-ups asked for
 
     def __post_init__(self) -> None:
         self.store = self.store_class(clock=self.clock)
@@ -144,6 +145,7 @@ class Table:
             archives=self.archives,
             animator=self.animator,
             computer_pause=self.pause,
+            wake=self.wakes.append,
         )
         self.ctx = self.service.ctx
 

@@ -55,6 +55,8 @@ async def test_a_computer_s_turn_is_a_deadline_after_the_pause() -> None:
     version = record.state.version
     pending = dict(await table.deadlines.pending())
     assert pending == {f"{gid}:{version}:computer": record.turn_started_at + 2.0}
+    # the sweeper is asked to run when the pause is over, not at its next tick
+    assert table.wakes and set(table.wakes) == {2.0}, table.wakes
     await table.service.sweep()
     assert (await table.state(gid)).version == version  # not yet: it pauses
     table.clock.advance(2)
@@ -292,3 +294,10 @@ async def test_a_computer_s_turn_claimed_by_a_process_that_died_is_played_once()
     await table.service.sweep()  # the stale turn again: its version is past
     assert (await table.record(gid)).moves[: len(moves)] == moves
     assert member not in dict(await table.deadlines.pending())
+
+
+async def test_a_person_s_turn_wakes_no_sweeper(table: Table) -> None:
+    """Only a computer player's move is hurried: a game of people asks for no wake-up."""
+    gid = await table.start()
+    await table.discard(gid)
+    assert table.wakes == []

@@ -99,6 +99,9 @@ class Context:
     archives: Archives = field(default_factory=MemoryArchives)  # finished games, statistics
     animator: Animator = field(default_factory=Animations)  # round replays
     computer_pause: float = DEFAULT_COMPUTER_PAUSE  # seconds before a computer player's move
+    # asks this process's sweeper to run again in so many seconds (a computer player's move
+    # falls due before its next tick); does nothing where no sweeper runs
+    wake: Callable[[float], None] = field(default=lambda _seconds: None)  # see app.Waker
 
     def now(self) -> int:
         """The clock's time, in whole seconds."""

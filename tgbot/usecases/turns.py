@@ -260,6 +260,7 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             await ctx.deadlines.drop(old)
         return
     player = current_player(state)
+    computer = player is not None and is_computer_id(player)
     await ctx.deadlines.replace(
         old,
         clocks.deadlines(
@@ -268,12 +269,12 @@ async def schedule(ctx: Context, record: GameRecord, previous_version: int | Non
             turn_started_at=record.turn_started_at,
             limit_hours=record.lobby.turn_limit_hours,
             automatic=player in record.automatic,
-            computer_pause=(
-                ctx.computer_pause if player is not None and is_computer_id(player) else None
-            ),
+            computer_pause=ctx.computer_pause if computer else None,
             practice=record.is_practice,
         ),
     )
+    if computer:
+        ctx.wake(ctx.computer_pause)  # its move is served when due, not at the next tick
 
 
 async def resume(ctx: Context, record: GameRecord) -> None:
