@@ -234,6 +234,22 @@ def _redis_timeout(environ: Mapping[str, str]) -> float:
     return seconds
 
 
+def _number(
+    environ: Mapping[str, str],
+    name: str,
+    shape: tuple[re.Pattern[str], float, float],
+    wanted: str,
+) -> float:
+    """A number setting of this pattern, from 0 to its maximum; its default when unset."""
+    pattern, maximum, default = shape
+    text = _get(environ, name)
+    if text is None:
+        return default
+    if not pattern.fullmatch(text) or float(text) > maximum:
+        raise ConfigError(name, f"must be {wanted}, got {text!r}")
+    return float(text)
+
+
 def _port(environ: Mapping[str, str], name: str) -> int | None:
     """A TCP port setting (1 to 65535), None when unset."""
     text = _get(environ, name)
@@ -316,25 +332,18 @@ def load_config(
 
     font_dir = Path(_get(environ, "FONT_DIR") or DEFAULT_FONT_DIR)
 
-    pause_text = _get(environ, "COMPUTER_PAUSE_SECONDS")
-    pause = DEFAULT_COMPUTER_PAUSE
-    if pause_text is not None:
-        if not _PAUSE.fullmatch(pause_text) or float(pause_text) > MAX_COMPUTER_PAUSE:
-            raise ConfigError(
-                "COMPUTER_PAUSE_SECONDS",
-                f"must be a number of seconds from 0 to 60 (such as 2 or 1.5), got {pause_text!r}",
-            )
-        pause = float(pause_text)
-
-    rate_text = _get(environ, "BOT_SENDS_PER_SECOND")
-    rate = DEFAULT_SENDS_PER_SECOND
-    if rate_text is not None:
-        if not _RATE.fullmatch(rate_text) or float(rate_text) > MAX_SENDS_PER_SECOND:
-            raise ConfigError(
-                "BOT_SENDS_PER_SECOND",
-                f"must be a number from 0 to 1000 (0: no budget), got {rate_text!r}",
-            )
-        rate = float(rate_text)
+    pause = _number(
+        environ,
+        "COMPUTER_PAUSE_SECONDS",
+        (_PAUSE, MAX_COMPUTER_PAUSE, DEFAULT_COMPUTER_PAUSE),
+        "a number of seconds from 0 to 60 (such as 2 or 1.5)",
+    )
+    rate = _number(
+        environ,
+        "BOT_SENDS_PER_SECOND",
+        (_RATE, MAX_SENDS_PER_SECOND, DEFAULT_SENDS_PER_SECOND),
+        "a number from 0 to 1000 (0: no budget)",
+    )
 
     return Config(
         token=token,
