@@ -143,11 +143,16 @@ async def test_the_menus_are_published_per_scope_and_language() -> None:
     class App:
         def __init__(self) -> None:
             self.bot = Bot()
-            self.bot_data: dict[str, Any] = {"redis": Redis(), "language": EN, "service": None}
+            self.bot_data: dict[str, Any] = {
+                "redis": Redis(),
+                "language": EN,
+                "service": None,
+                "waker": None,
+            }
 
     real_sweep = app_module._sweep_forever
 
-    async def no_sweep(service: object) -> None:
+    async def no_sweep(service: object, waker: object) -> None:
         return None
 
     app = App()

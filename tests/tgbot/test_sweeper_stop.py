@@ -33,7 +33,7 @@ class App:
 
 async def test_a_cancellation_swallowed_mid_sweep_does_not_keep_the_sweeper_running() -> None:
     service = Stubborn()
-    task = asyncio.create_task(app_module._sweep_forever(service))  # type: ignore[arg-type]
+    task = asyncio.create_task(app_module._sweep_forever(service, app_module.Waker()))  # type: ignore[arg-type]
     await service.inside.wait()
     app = App(task)
     await app_module._post_stop(app)  # type: ignore[arg-type]
