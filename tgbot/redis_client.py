@@ -37,7 +37,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .config import CLUSTER_SUFFIX, ConfigError, redacted_url
-from .sentinel import is_sentinel_url, open_sentinel, parse_sentinel_url
+from .sentinel import is_sentinel_url, open_sentinel, parse_sentinel_url, server_retry
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +90,7 @@ def open_redis(url: str, timeout: float, *, cluster: bool = False) -> RedisClien
             url,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
-            retry=Retry(
-                ExponentialBackoff(cap=0.2, base=0.05),
-                retries=1,
-                supported_errors=(RedisConnectionError,),
-            ),
+            retry=server_retry(),
         )
     except (ValueError, TypeError) as err:
         problem = _hide_password(str(err), url)

@@ -91,6 +91,14 @@ class SentinelMaster(Redis):
             await self.manager.aclose()
 
 
+def server_retry() -> Retry:
+    """A single server's retry policy (also the master's behind Sentinel): one more try, soon,
+    when the connection dropped."""
+    return Retry(
+        ExponentialBackoff(cap=0.2, base=0.05), retries=1, supported_errors=(RedisConnectionError,)
+    )
+
+
 def open_sentinel(target: SentinelTarget, timeout: float) -> SentinelMaster:
     """A client of the master `target`'s sentinels name now (and after each failover), whose
     calls time out after `timeout`; like the single-server client it reconnects once on a
@@ -109,11 +117,7 @@ def open_sentinel(target: SentinelTarget, timeout: float) -> SentinelMaster:
         password=target.password,
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
-        retry=Retry(
-            ExponentialBackoff(cap=0.2, base=0.05),
-            retries=1,
-            supported_errors=(RedisConnectionError,),
-        ),
+        retry=server_retry(),
     )
     client.manager = sentinel
     return client
