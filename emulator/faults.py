@@ -33,6 +33,9 @@ TIMEOUT_AFTER = "timeout_after"  # carried out, then held open past the client's
 RESET_AFTER = "reset_after"  # carried out, then the connection dropped with no answer
 SLOW = "slow"  # carried out and answered, late (below the client's timeout)
 STORM_429 = "storm_429"  # 429 for this call and every send to its chat for a while
+# Not injected: a call carried out and answered, whose client went away before reading the
+# answer (its own timeout fired first, as on a loaded machine). Noted only under a plan.
+CLIENT_GONE = "client_gone"
 
 KINDS: tuple[str, ...] = (
     ERROR_500,
@@ -270,6 +273,9 @@ class FaultLog:
         # the latency applied to each call, in seconds
         self.delays: list[float] = []
         self.uploads: list[float] = []  # seconds each request took to go up (upload_kbps)
+        # calls carried out whose client closed the connection before reading the answer
+        # (kind CLIENT_GONE); not faults the plan injected, so not in `entries`
+        self.gone: list[InjectedFault] = []
 
     @property
     def by_kind(self) -> Counter[str]:
@@ -295,12 +301,15 @@ class FaultLog:
         return [e for e in self.entries if e.carried_out and (kind is None or e.kind == kind)]
 
     def lost_answers(self) -> list[InjectedFault]:
-        """The calls that took effect but whose answer the client never got."""
-        return [e for e in self.entries if e.carried_out and e.kind in LOST_ANSWER_KINDS]
+        """The calls that took effect but whose answer the client never got: injected ones,
+        then those whose client went away by itself (`gone`)."""
+        lost = [e for e in self.entries if e.carried_out and e.kind in LOST_ANSWER_KINDS]
+        return lost + self.gone
 
     def clear(self) -> None:
         """Forget everything logged so far."""
         self.entries.clear()
+        self.gone.clear()
         self.storms.clear()
         self.calls = 0
         self.delays.clear()
@@ -317,6 +326,7 @@ class FaultLog:
                 {"chat_id": s.chat_id, "started": s.started, "ends": s.ends} for s in self.storms
             ],
             "delayed_calls": len(self.delays),
+            "gone": [entry.to_json() for entry in self.gone],
         }
 
 
@@ -430,6 +440,11 @@ class FaultInjector:
             entry.retry_after = self._start_storm(chat_id)
         self.log.entries.append(entry)
         return entry
+
+    def unfaulted(self, method: str, params: Params) -> InjectedFault:
+        """A note for a call answered normally (kind CLIENT_GONE), kept in the log's `gone`
+        only if its client goes away before reading the answer."""
+        return InjectedFault(CLIENT_GONE, canonical_method(method), _chat_of(params), None)
 
     def latency_seconds(self) -> float:
         """How long to delay this call's answer (drawn apart from the faults)."""

@@ -17,6 +17,7 @@ from emulator import botapi, errors
 from emulator.control import add_control_routes
 from emulator.errors import ApiError, bad_request
 from emulator.faults import (
+    CLIENT_GONE,
     ERROR_500,
     ERROR_502,
     RESET,
@@ -59,6 +60,14 @@ class BotKwargs(TypedDict):
     base_file_url: str
 
 
+# A client that resets (or closes) a connection this soon after an answer, with no request in
+# between, gave up on that answer: well below the keep-alive time after which an idle pooled
+# connection is closed (aiohttp's client: 15 s). A client that shuts down this soon after its
+# last answer is counted too: read `fault_log.gone` before stopping the client.
+GONE_RESET_SECONDS = 5.0
+GONE_CLOSE_SECONDS = 0.5
+
+
 class BotApiEmulator:
     """An aiohttp server that a python-telegram-bot `Bot` can use instead of api.telegram.org."""
 
@@ -95,6 +104,9 @@ class BotApiEmulator:
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self._delivery: asyncio.Task[None] | None = None
+        # Under a fault plan, the call answered last on each connection, and when, until the
+        # client sends its next request there (so it read the answer) or closes it (it did not).
+        self._unread: dict[object, tuple[InjectedFault, float]] = {}
         self.state.add_listener(self._wake)
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -127,6 +139,15 @@ class BotApiEmulator:
         self._stopping.clear()
         self._runner = web.AppRunner(self.make_app(), shutdown_timeout=1.0)
         await self._runner.setup()
+        server = self._runner.server
+        assert server is not None
+        closed = server.connection_lost
+
+        def connection_lost(handler: Any, exc: BaseException | None = None) -> None:
+            self._connection_closed(handler, exc)
+            closed(handler, exc)
+
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         self.port = self._runner.addresses[0][1]
@@ -259,6 +280,8 @@ class BotApiEmulator:
             if request.match_info["token"] != self.state.token:
                 raise errors.unauthorized()
             params = await _read_params(request)
+            if self._unread:  # a new request on a connection: its client read the last answer
+                self._unread.pop(request.protocol, None)
             if self._injector.engaged():
                 return await self._with_faults(request, method, params)
             return await self._answer(method, params)
@@ -301,7 +324,9 @@ class BotApiEmulator:
                 self.delayed -= 1
         kind = None if fault is None else fault.kind
         if kind is None:
-            response = await self._answer(method, params)
+            note = self._injector.unfaulted(method, params)
+            response = await self._answer(method, params, note)
+            self._answered(request, method, note)
         elif kind == ERROR_500:
             response = _error_response(ApiError(500, "Internal Server Error"))
         elif kind == ERROR_502:
@@ -323,8 +348,35 @@ class BotApiEmulator:
                 return _drop(request)
             assert kind == SLOW, kind
             await self._pause(plan.slow_seconds)
+            assert fault is not None
+            note = InjectedFault(CLIENT_GONE, fault.method, fault.chat_id, fault.call)
+            note.carried_out, note.message_id = fault.carried_out, fault.message_id
+            self._answered(request, method, note)
         await self._pause(latency / 2)
         return response
+
+    def _answered(self, request: web.Request, method: str, note: InjectedFault) -> None:
+        """A call carried out is being answered: watch whether its client reads the answer."""
+        if not note.carried_out or method.lower() == "getupdates":
+            return
+        transport = request.transport
+        if transport is None or transport.is_closing():
+            self._injector.log.gone.append(note)  # the client left while the call was carried out
+            return
+        self._unread[request.protocol] = (note, asyncio.get_running_loop().time())
+
+    def _connection_closed(self, handler: object, exc: BaseException | None) -> None:
+        """A client closed a connection: if it did so soon after the last answer there, before
+        asking anything else, it never read that answer (its own timeout fired first)."""
+        unread = self._unread.pop(handler, None)
+        if unread is None or self._closing:
+            return
+        note, answered_at = unread
+        # Closed with the answer unread in its socket, a client's end resets the connection;
+        # a clean close right after the answer is one that gave up just before it came.
+        window = GONE_RESET_SECONDS if exc is not None else GONE_CLOSE_SECONDS
+        if asyncio.get_running_loop().time() - answered_at <= window:
+            self._injector.log.gone.append(note)
 
     async def _pause(self, seconds: float) -> None:
         """Sleep for `seconds`, or less if the emulator stops meanwhile."""
