@@ -34,7 +34,7 @@ from tgbot.service import GameService
 from tgbot.usecases.history import game_end_message, round_end_lines
 from tgbot.usecases.turns import moved
 
-from .driver import Driver, open_lobby
+from .driver import Digger, open_lobby
 from .harness import World, buttons
 from .procs import was_played
 
@@ -50,16 +50,16 @@ FAULTY = Faults(
     methods=frozenset(
         {"sendMessage", "sendPhoto", "editMessageMedia", "editMessageText", "deleteMessage"}
     ),
-    hang_seconds=0.7,
-    slow_seconds=0.2,
+    hang_seconds=0.35,
+    slow_seconds=0.1,
     storm_seconds=30,
 )
 
 
 @pytest.fixture
 async def faulty(redis_client: Redis, key_prefix: str) -> AsyncIterator[World]:
-    """The world with the fault layer on and short Bot API timeouts (a hang costs 0.5 s)."""
-    w = World(redis_client, key_prefix, faults=FAULTY, timeout=0.5)
+    """The world with the fault layer on and short Bot API timeouts (a hang costs 0.25 s)."""
+    w = World(redis_client, key_prefix, faults=FAULTY, timeout=0.25)
     await w.start()
     try:
         yield w
@@ -90,8 +90,9 @@ async def heal(world: World, *, rounds: int = 400) -> None:
     raise AssertionError("delivery stalled")
 
 
-class HealingDriver(Driver):
-    """The seeded player, letting delivery catch up after each tap and noting every move."""
+class HealingDriver(Digger):
+    """The seeded players digging for the goals (short rounds), letting delivery catch up
+    after each tap and noting every move."""
 
     moves: list[tuple[int, object]]
 
@@ -225,6 +226,8 @@ async def test_a_whole_game_under_faults_shows_everything_once(faulty: World, se
 
     log = world.emu.fault_log  # type: ignore[union-attr]
     assert log.count() > 20, "the faults were staged"
+    # Sends whose answer never reached the bot: timeouts the emulator staged, and those where
+    # the bot's own client gave up first (a loaded machine); each left a copy to delete.
     copies = {
         e.message_id
         for e in log.lost_answers()
