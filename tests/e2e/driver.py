@@ -156,7 +156,7 @@ class Digger(Driver):
 
     Every move is still made by tapping the buttons the bot sent (card, turn, spot, Confirm);
     only the choice among them is read from the stored game: the tunnel that brings the maze
-    nearest a hidden goal; with none, a discard, or now and then `Driver`'s seeded random move
+    nearest a hidden goal; with none, a discard, or one time in seven `Driver`'s seeded random move
     (tools, maps, rockfalls). Rounds end at a goal in tens of turns, not with an empty deck.
     """
 
@@ -172,7 +172,7 @@ class Digger(Driver):
         move = None if state is None else digging_move(state, user.id, self.rng)
         if state is None or move is None:
             discard = [d for c, d in commands(message) if isinstance(c, StartDiscard)]
-            if not discard or self.rng.random() < 0.3:
+            if not discard or self.rng.random() < 0.15:
                 return await super().turn()  # now and then a card of any kind, as drawn
             return await self.discard(user, message, discard[0])
         self.turns += 1
