@@ -276,7 +276,8 @@ def test_three_seats_play_turns_by_tapping_their_private_keyboards(
     ).to_be_visible()
 
     whose_turn(page)  # shows the hand of the player to act, for the picture
-    page.wait_for_timeout(3000)  # let the toasts fade for the picture
+    # The toasts fade for the picture (each is removed about 3 s after it came).
+    expect(page.get_by_test_id("toast")).to_have_count(0, timeout=WAIT_MS)
     page.screenshot(path=str(OUTPUT / "sandbox-wide.png"))
     page.close()
 
