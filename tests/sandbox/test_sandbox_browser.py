@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import io
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -143,14 +144,17 @@ def tap(page: Page, pane: Locator, label: str) -> None:
 def whose_turn(page: Page) -> tuple[str, Language]:
     """The seat whose private hand offers a discard (or, at a round's end, a theft): the one to
     play."""
-    for _ in range(3):
+    # Until someone is (the hands are drawn after the tap that made the move is answered, and
+    # under load that can take seconds), up to WAIT_MS.
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
         for name, lang in SEATS:
             shown = labels(open_private(page, name))
             if texts(lang).pgettext("button", "🗑 Discard") in shown or any(
                 label.startswith(STEAL) for label in shown
             ):
                 return name, lang
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(100)
     raise AssertionError("nobody is offered a move")
 
 
