@@ -40,7 +40,14 @@ STATIC_DIR = Path(__file__).with_name("static")
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 # The sandbox reads only these; a bot's token or webhook settings are no business of it.
 PROG = "saboteur-bot sandbox"
-SANDBOX_VARIABLES = ("REDIS_URL", "REDIS_TIMEOUT_SECONDS", "BOT_LANGUAGE", "LOG_LEVEL", "FONT_DIR")
+SANDBOX_VARIABLES = (
+    "REDIS_URL",
+    "REDIS_TIMEOUT_SECONDS",
+    "BOT_LANGUAGE",
+    "LOG_LEVEL",
+    "FONT_DIR",
+    "COMPUTER_PAUSE_SECONDS",
+)
 
 
 class SandboxEmulator(BotApiEmulator):

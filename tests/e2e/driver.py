@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -11,6 +12,7 @@ from emulator import Message, User
 from engine import GameState, PlaceTunnel, legal_actions
 from engine import board as bd
 from tgbot import menus
+from engine import Card
 from tgbot.buttons import (
     ConfirmDiscard,
     ConfirmGoal,
@@ -27,6 +29,9 @@ from tgbot.buttons import (
     TurnCard,
 )
 from tgbot.callback import decode
+from tgbot.i18n import LANGUAGES, texts
+from tgbot.menus import BLOCKED
+from tgbot.names import card_name
 
 from .harness import World, buttons, url_buttons
 
@@ -72,9 +77,89 @@ async def play_one_move(
     await tap(discard)
 
 
+# Tunnel cards by how they dig toward the goals as dealt: east first, then the others; dead
+# ends and action cards go in discards. By name, in every language (a label: "3. Tunnel ┼").
+EAST = (Card.CROSS, Card.T_NES, Card.T_NEW, Card.STRAIGHT_EW, Card.CURVE_NE)
+OTHER = (Card.STRAIGHT_NS, Card.CURVE_NW)
+DIGGERS = {
+    card_name(texts(lang), card): rank
+    for rank, cards in enumerate((EAST, OTHER))
+    for card in cards
+    for lang in LANGUAGES
+}
+MAPS = {card_name(texts(lang), Card.MAP) for lang in LANGUAGES}
+SPOT_CELL = re.compile(r" · ([A-Z])(′?)(\d+)(′?)$")  # "4 · F3"; west of A and north of 1: ′
+GOALS = ((12, 1), (12, 3), (12, 5))  # M1, M3, M5: eight columns east of the start, E3
+
+
+def nearness(label: str) -> int:
+    """How near a spot's cell ("4 · F3") lies to the nearest goal (larger is nearer)."""
+    found = SPOT_CELL.search(label)
+    assert found is not None, label
+    letter, west, number, north = found.groups()
+    column = -(ord(letter) - ord("A") + 1) if west else ord(letter) - ord("A")
+    row = -int(number) + 1 if north else int(number)
+    return -min(abs(column - c) + abs(row - r) for c, r in GOALS)
+
+
+Options = Callable[[], list[tuple[object, str, str]]]
+
+
+async def dig_for_gold(
+    rng: random.Random, options: Options, tap: Callable[[str], Awaitable[None]]
+) -> None:
+    """One move toward the goals, by the buttons shown (`options`: command, data, label): a
+    playable tunnel card (one open to the east first) at its spot nearest a goal, so that a
+    round ends at a goal instead of when the deck runs out; now and then a map instead (at a
+    goal chosen by `rng`); else a discard of a card chosen by `rng` (dead ends and the other
+    action cards go that way)."""
+    playable = [
+        (label.split(". ", 1)[-1], d)
+        for c, d, label in options()
+        if isinstance(c, PickCard) and not label.startswith(BLOCKED)  # (🚫: not now)
+    ]
+    maps = [d for name, d in playable if name in MAPS]
+    if maps and rng.random() < 0.5:  # a map now and then: it slows nobody (its result: an alert)
+        await tap(maps[0])
+        for _ in range(2):
+            offered = [(c, d) for c, d, _ in options()]
+            confirm = [d for c, d in offered if isinstance(c, CONFIRMS)]
+            if confirm:
+                await tap(confirm[0])
+                return
+            picks = [d for c, d in offered if isinstance(c, PICKS)]
+            if not picks:
+                break
+            await tap(rng.choice(picks))
+        if not any(isinstance(c, StartDiscard) for c, _, _ in options()):
+            await tap(options()[-1][1])  # Back to the hand
+    for _, data in sorted((DIGGERS[name], d) for name, d in playable if name in DIGGERS):
+        await tap(data)
+        spots = [(nearness(label), d) for c, d, label in options() if isinstance(c, PickSpot)]
+        if spots:
+            await tap(max(spots)[1])
+        confirm = [d for c, d, _ in options() if isinstance(c, ConfirmSpot)]
+        if confirm:
+            await tap(confirm[0])
+            return
+        if not any(isinstance(c, StartDiscard) for c, _, _ in options()):
+            await tap(options()[-1][1])  # Back to the hand
+    (start,) = [d for c, d, _ in options() if isinstance(c, StartDiscard)]
+    await tap(start)
+    await tap(rng.choice([d for c, d, _ in options() if isinstance(c, ToggleDiscard)]))
+    (discard,) = [d for c, d, _ in options() if isinstance(c, ConfirmDiscard)]
+    await tap(discard)
+
+
+def labelled_buttons(message: Message) -> list[tuple[object, str, str]]:
+    """(decoded command, raw data, label) of a message's callback buttons."""
+    return [(decode(data), data, label) for label, data in buttons(message)]
+
+
 @dataclass
 class Driver:
-    """Drives a started game to its end with seeded random choices."""
+    """Drives a started game to its end with seeded random choices (or digging toward the
+    goals: `dig`)."""
 
     world: World
     players: list[User]
@@ -82,6 +167,7 @@ class Driver:
     taps: int = 0
     turns: int = 0
     toasts: list[str] = field(default_factory=list)
+    dig: bool = False  # each move by `dig_for_gold` (rounds end at a goal), not `play_one_move`
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -122,7 +208,10 @@ class Driver:
         async def tap(data: str) -> None:
             live[0] = await self.tap(user, live[0], data)
 
-        await play_one_move(self.rng, lambda: commands(live[0]), tap)
+        if self.dig:
+            await dig_for_gold(self.rng, lambda: labelled_buttons(live[0]), tap)
+        else:
+            await play_one_move(self.rng, lambda: commands(live[0]), tap)
         return True
 
     async def play_to_end(self, max_turns: int = 1000) -> None:

@@ -16,7 +16,7 @@ from tgbot.buttons import (
 )
 from tgbot.callback import decode
 
-from .driver import SECONDS_PER_TURN, play_one_move
+from .driver import SECONDS_PER_TURN, dig_for_gold
 from .harness import World, buttons
 
 
@@ -38,13 +38,26 @@ def my_hand(world: World, chat: int) -> tuple[int, str]:
     raise AssertionError("no board post with a My hand button")
 
 
-async def open_panel(world: World, user: User, chat: int) -> tuple[str | None, str | None]:
-    """The user taps the board's "My hand"; the answer's text and URL."""
+async def open_panel(
+    world: World, user: User, chat: int, *, settle: bool = True
+) -> tuple[str | None, str | None]:
+    """The user taps the board's "My hand"; the answer's text and URL (`settle`: then wait
+    until nothing changes any more, not only until the tap's handler is done)."""
     post, data = my_hand(world, chat)
     text, _alert = await world.press(user, world.state.message(chat, post), data)
     query = world.state.callback_queries[max(world.state.callback_queries, key=int)]
-    await world.settle()
+    if settle:
+        await world.settle()
     return text, query.url
+
+
+def labelled(panel: EphemeralMessage) -> list[tuple[object, str, str]]:
+    """(decoded command, raw data, label) of a panel's callback buttons."""
+    return [
+        (decode(b["callback_data"]), b["callback_data"], b["text"])
+        for b in panel.buttons
+        if "callback_data" in b
+    ]
 
 
 def panel_of(world: World, user: User, chat: int) -> EphemeralMessage | None:
@@ -54,21 +67,25 @@ def panel_of(world: World, user: User, chat: int) -> EphemeralMessage | None:
 
 
 async def tap_panel(
-    world: World, user: User, panel: EphemeralMessage, data: str
+    world: World, user: User, panel: EphemeralMessage, data: str, *, settle: bool = True
 ) -> tuple[str | None, bool]:
-    """The user taps a button of their panel; the bot's answer (toast text, alert)."""
+    """The user taps a button of their panel; the bot's answer (toast text, alert). The
+    panel is redrawn once the tap's handler is done; `settle`: then wait until nothing
+    changes any more."""
     assert world.emu is not None and world.app is not None
     query_id = press(world.state, user.id, panel.chat_id, panel.ephemeral_message_id, data)
     query = await world.emu.wait_for_answer(query_id, timeout=20)
     while world.processor.active or not world.app.update_queue.empty():
         await asyncio.sleep(0.002)
-    await world.settle()
+    if settle:
+        await world.settle()
     return query.text, query.show_alert
 
 
 @dataclass
 class PanelDriver:
-    """Drives a started game to its end from the panels alone, with seeded random choices."""
+    """Drives a started game to its end from the panels alone, digging toward the goals
+    (`dig_for_gold`; the discards' cards chosen by the seed)."""
 
     world: World
     players: list[User]
@@ -92,7 +109,7 @@ class PanelDriver:
 
     async def tap(self, user: User, panel: EphemeralMessage, data: str) -> None:
         self.taps += 1
-        text, _ = await tap_panel(self.world, user, panel, data)
+        text, _ = await tap_panel(self.world, user, panel, data, settle=False)
         if text:
             self.toasts.append(text)
 
@@ -103,7 +120,7 @@ class PanelDriver:
             return False
         self.turns += 1
         self.world.clock.advance(SECONDS_PER_TURN)
-        text, _ = await open_panel(self.world, user, self.chat)
+        text, _ = await open_panel(self.world, user, self.chat, settle=False)
         assert not text, text
         panel = panel_of(self.world, user, self.chat)
         assert panel is not None
@@ -111,7 +128,8 @@ class PanelDriver:
         async def tap(data: str) -> None:
             await self.tap(user, panel, data)
 
-        await play_one_move(self.rng, lambda: panel_commands(panel), tap)
+        await dig_for_gold(self.rng, lambda: labelled(panel), tap)
+        await self.world.settle()  # once a turn: the taps within it wait for their handler
         return True
 
     async def play_to_end(self, max_turns: int = 1000) -> None:

@@ -108,7 +108,7 @@ async def test_two_people_and_two_computers_play_a_whole_game(world: World) -> N
     record = await loaded(world, gid)
     assert record.state is not None and sorted(record.state.players)[:2] == [-2, -1]
 
-    driver = Driver(world, people, seed=5)
+    driver = Driver(world, people, seed=5, dig=True)
     for _ in range(400):
         await computers_move(world, gid)
         if not await driver.turn():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import io
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -143,14 +144,17 @@ def tap(page: Page, pane: Locator, label: str) -> None:
 def whose_turn(page: Page) -> tuple[str, Language]:
     """The seat whose private hand offers a discard (or, at a round's end, a theft): the one to
     play."""
-    for _ in range(3):
+    # Until someone is (the hands are drawn after the tap that made the move is answered, and
+    # under load that can take seconds), up to WAIT_MS.
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while time.monotonic() < deadline:
         for name, lang in SEATS:
             shown = labels(open_private(page, name))
             if texts(lang).pgettext("button", "🗑 Discard") in shown or any(
                 label.startswith(STEAL) for label in shown
             ):
                 return name, lang
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(100)
     raise AssertionError("nobody is offered a move")
 
 
@@ -276,7 +280,8 @@ def test_three_seats_play_turns_by_tapping_their_private_keyboards(
     ).to_be_visible()
 
     whose_turn(page)  # shows the hand of the player to act, for the picture
-    page.wait_for_timeout(3000)  # let the toasts fade for the picture
+    # The toasts fade for the picture (each is removed about 3 s after it came).
+    expect(page.get_by_test_id("toast")).to_have_count(0, timeout=WAIT_MS)
     page.screenshot(path=str(OUTPUT / "sandbox-wide.png"))
     page.close()
 

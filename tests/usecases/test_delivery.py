@@ -6,10 +6,12 @@ import logging
 
 import pytest
 
-from tgbot.buttons import ShowHand
+from ai import Level
+from tgbot.buttons import ShowHand, StartGame
 from tgbot.game_ids import GameId
 from tgbot.links import hand_payload
 from tgbot.memory_ports import MemoryBudget
+from tgbot.ports import Keyboard, Sent
 from tgbot.usecases.delivery import deliver_one
 
 from .conftest import ANN, BOB, CAT, GROUP, BrokenStore, Table, person, place
@@ -182,3 +184,33 @@ async def test_the_sweeper_skips_a_corrupt_record_and_serves_the_others(
     assert f"game {first}" in caplog.text and "cannot be read" in caplog.text
     assert (await table.record(second)).owed.is_empty
     assert await store.owing_games() == (first,)
+
+
+async def test_a_move_saved_while_a_hand_is_sent_is_drawn_after_it() -> None:
+    """A move saved while a player's live message is on its way (a computer's, at once) is not
+    lost: the message drawn before it is redrawn after it (the move's redraw was folded into
+    the one being sent, and striking that one whole left the older hand on screen)."""
+    table = Table(pause=0.0)
+    real = table.sender.private_photo
+    moved: list[int] = []
+
+    async def meanwhile(user_id: int, png: bytes, caption: str, keyboard: Keyboard) -> Sent:
+        sent = await real(user_id, png, caption, keyboard)
+        if user_id == ANN and not moved:  # her first hand, as the computer players move
+            moved.append((await table.state(gid)).version)
+            await table.computers_play(gid)
+        return sent
+
+    table.sender.private_photo = meanwhile  # type: ignore[method-assign]
+    gid = await table.open(ANN)
+    await table.join(gid, ANN)
+    await table.add_computers(gid, 2)
+    await table.set_level(gid, Level.HEURISTIC)
+    revision = (await table.record(gid)).lobby.revision
+    await table.lobby_tap(ANN, StartGame(gid, revision))
+    state = await table.state(gid)
+    assert moved and state.version > moved[0], "the computer players moved as her hand was sent"
+    (hand,) = table.sender.live(ANN, "photo")
+    assert hand.keyboard is not None
+    versions = {getattr(b.command, "version", None) for row in hand.keyboard for b in row}
+    assert versions == {state.version}, "her hand is drawn from the latest move"

@@ -356,7 +356,7 @@ async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) 
     with urgency(to_move):  # the player to move goes first when the bot's budget is short
         sent = await refresh_private(ctx, record, user, new_message=fresh, prompt=prompt)
     if sent.ok:  # (a new message's id was recorded by `show`)
-        await ctx.strike(record.game_id, _private_done(user, fresh))
+        await ctx.strike(record.game_id, _private_done(user, fresh, drawn=record))
         return
     if sent.fate is Fate.BLOCKED:
         await ctx.strike(record.game_id, _unreachable(ctx, user, fresh))
@@ -385,12 +385,27 @@ async def _private_text(ctx: Context, record: GameRecord, user: int, message: Me
     await _failed(ctx, record, user, sent, done)
 
 
-def _private_done(user: int, fresh: bool) -> Change:
+def _private_done(user: int, fresh: bool, drawn: GameRecord | None = None) -> Change:
+    """Strike off a player's live message. One `drawn` from an older move than the record's now
+    (a move was saved while it was sent, a computer's at once, say) is owed again as an edit,
+    with the notes it did not show: striking it whole would leave the older hand on screen (the
+    newer move's redraw was folded into the one being sent)."""
+
     def change(r: GameRecord) -> GameRecord:
         owed = went_through(private_sent(r.owed, user, fresh=fresh), user)
+        if drawn is not None and _moved_since(drawn, r):
+            shown = notes_for(drawn.owed, user)
+            later = [(u, n) for u, n in r.owed.notes if u == user and n not in shown]
+            owed = owe(owed, edits=(user,), notes=later)
         return dataclasses.replace(r, owed=owed)
 
     return change
+
+
+def _moved_since(drawn: GameRecord, now: GameRecord) -> bool:
+    """Whether a move was saved after `drawn` was loaded."""
+    before, after = drawn.state, now.state
+    return before is not None and after is not None and after.version != before.version
 
 
 def _unreachable(ctx: Context, user: int, fresh: bool) -> Change:
