@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 
 from ai.geometry import after_place, is_dead_end, reach
 from emulator import Message, User
-from engine import GameState, PlaceTunnel, legal_actions
+from engine import Card, GameState, PlaceTunnel, legal_actions
 from engine import board as bd
 from tgbot import menus
-from engine import Card
 from tgbot.buttons import (
     ConfirmDiscard,
     ConfirmGoal,
