@@ -6,7 +6,11 @@ import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from ai.geometry import after_place, is_dead_end, reach
 from emulator import Message, User
+from engine import GameState, PlaceTunnel, legal_actions
+from engine import board as bd
+from tgbot import menus
 from tgbot.buttons import (
     ConfirmDiscard,
     ConfirmGoal,
@@ -20,6 +24,7 @@ from tgbot.buttons import (
     StartDiscard,
     StealFrom,
     ToggleDiscard,
+    TurnCard,
 )
 from tgbot.callback import decode
 
@@ -124,6 +129,91 @@ class Driver:
         """Turns until nobody is offered a move."""
         while await self.turn():
             assert self.turns <= max_turns, "the game did not end"
+
+
+def digging_move(state: GameState, player: int, rng: random.Random) -> PlaceTunnel | None:
+    """The tunnel that brings the maze nearest the hidden goals (ties drawn), if one does."""
+    hidden = [g.at for g in state.goals if not g.revealed]
+    if not hidden:
+        return None
+    now = reach(state.net, hidden)
+    scored: list[tuple[tuple[int, int], PlaceTunnel]] = []
+    for action in legal_actions(state, player):
+        if isinstance(action, PlaceTunnel) and not is_dead_end(action.card):
+            code = bd.code(action.card, action.rotated)
+            after = after_place(now, state.maze, state.net, action.at, code)
+            if after is not None:
+                scored.append(((min(after), sum(after)), action))
+    best = min((d for d, _ in scored), default=None)
+    if best is None or best >= (min(now.best), sum(now.best)):
+        return None
+    return rng.choice([a for d, a in scored if d == best])
+
+
+@dataclass
+class Digger(Driver):
+    """A driver whose players all dig for the goals, so that a round ends in a few turns.
+
+    Every move is still made by tapping the buttons the bot sent (card, turn, spot, Confirm);
+    only the choice among them is read from the stored game: the tunnel that brings the maze
+    nearest a hidden goal; with none, a discard, or now and then `Driver`'s seeded random move
+    (tools, maps, rockfalls). Rounds end at a goal in tens of turns, not with an empty deck.
+    """
+
+    async def turn(self) -> bool:
+        """Play one turn, digging if the player can; False when no player is offered a move."""
+        found = self.to_act()
+        if found is None:
+            return False
+        user, message = found
+        games = [c.game for c, _ in commands(message) if isinstance(c, PickCard)]
+        record = await self.world.store.load(games[0]) if games else None
+        state = None if record is None else record.state
+        move = None if state is None else digging_move(state, user.id, self.rng)
+        if state is None or move is None:
+            discard = [d for c, d in commands(message) if isinstance(c, StartDiscard)]
+            if not discard or self.rng.random() < 0.3:
+                return await super().turn()  # now and then a card of any kind, as drawn
+            return await self.discard(user, message, discard[0])
+        self.turns += 1
+        self.world.clock.advance(SECONDS_PER_TURN)
+        index = state.hands[state.seat_of(user.id)].index(move.card)
+        spot = menus.card_options(state, user.id, move.card).index(move) + 1
+        live = message
+
+        def button(kind: type, **fields: object) -> str | None:
+            return next(
+                (
+                    d
+                    for c, d in commands(live)
+                    if isinstance(c, kind) and all(getattr(c, k) == v for k, v in fields.items())
+                ),
+                None,
+            )
+
+        card = button(PickCard, card=index)
+        assert card is not None, f"no button for card {index}"
+        live = await self.tap(user, live, card)
+        for _ in range(3):  # the spots (turned, if the move is), then Confirm
+            confirm = button(ConfirmSpot, card=index, spot=spot)
+            if confirm is not None:
+                await self.tap(user, live, confirm)
+                return True
+            step = button(PickSpot, card=index, spot=spot) or button(TurnCard, card=index)
+            assert step is not None, f"no way to {move} through the menus"
+            live = await self.tap(user, live, step)
+        raise AssertionError(f"no Confirm for {move}")
+
+    async def discard(self, user: User, message: Message, start: str) -> bool:
+        """Discard a card drawn at random (the move that leaves the others digging)."""
+        self.turns += 1
+        self.world.clock.advance(SECONDS_PER_TURN)
+        live = await self.tap(user, message, start)
+        toggles = [d for c, d in commands(live) if isinstance(c, ToggleDiscard)]
+        live = await self.tap(user, live, self.rng.choice(toggles))
+        (confirm,) = [d for c, d in commands(live) if isinstance(c, ConfirmDiscard)]
+        await self.tap(user, live, confirm)
+        return True
 
 
 async def open_lobby(world: World, players: list[User], chat: int) -> Message:

@@ -14,7 +14,7 @@ from tgbot.i18n import Language
 from tgbot.names import role_name
 from tgbot.records import Status
 
-from .driver import Driver, open_lobby
+from .driver import Digger, open_lobby
 from .harness import World, buttons, shown
 
 NAMES = ["Ann", "Bob", "조민", "Dee", "이서"]
@@ -40,7 +40,7 @@ async def test_a_whole_game_played_by_buttons_only(world: World, count: int, see
     start = next(d for _, d in buttons(lobby) if isinstance(decode(d), StartGame))
     await world.press(players[0], lobby, start)
 
-    driver = Driver(world, players, seed)
+    driver = Digger(world, players, seed)  # they dig for the gold: short rounds
     await driver.play_to_end()
 
     gid = await world.store.active_game(chat, None)
