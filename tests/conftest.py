@@ -134,7 +134,9 @@ async def server_client(redis_url: str, key_prefix: str) -> AsyncIterator[Redis]
 @pytest.fixture(scope="session")
 def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
     """A real local Redis Cluster (three masters, three replicas) for this test session."""
-    cluster = LocalCluster(tmp_path_factory.mktemp("cluster"))
+    # In memory: no test of the session's cluster restarts a node, and an fsync on every write
+    # made each write wait for the disk (tests/e2e/test_cluster_fleet starts its own, durable).
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster"), persistent=False)
     try:
         cluster.start()
         yield cluster

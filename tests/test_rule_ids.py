@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -69,8 +70,8 @@ def _is_rule_mark(node: ast.expr) -> bool:
 
 def markers_in(source: str) -> list[Marker]:
     """Every `pytest.mark.rule` of a Python source, with the literal ids it is called with."""
-    tree = ast.parse(source)
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _is_rule_mark(n.func)]
+    nodes = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Call, ast.Attribute))]
+    calls = [n for n in nodes if isinstance(n, ast.Call) and _is_rule_mark(n.func)]
     called = {id(c.func) for c in calls}
     markers = [
         Marker(
@@ -82,7 +83,7 @@ def markers_in(source: str) -> list[Marker]:
     ]
     bare = [
         Marker(n.lineno, None)
-        for n in ast.walk(tree)
+        for n in nodes
         if isinstance(n, ast.Attribute) and _is_rule_mark(n) and id(n) not in called
     ]
     return sorted(markers + bare, key=lambda m: m.line)
@@ -104,6 +105,7 @@ def _python_files(under: str | None = None) -> list[Path]:
     return files
 
 
+@functools.cache  # two tests read it; parsing every test module takes ~1.5 s
 def _markers_by_file() -> dict[Path, list[Marker]]:
     return {p: markers_in(p.read_text(encoding="utf-8")) for p in _python_files("tests")}
 

@@ -22,7 +22,11 @@ from tgbot.telegram_io import Sender
 @pytest.fixture
 async def bot(emulator: BotApiEmulator) -> AsyncIterator[Bot]:
     """A PTB bot on the emulator."""
-    bot = Bot(**emulator.bot_kwargs, request=quick_request(read_timeout=2.0))
+    bot = Bot(
+        **emulator.bot_kwargs,
+        request=quick_request(read_timeout=2.0),
+        get_updates_request=quick_request(),
+    )
     async with bot:
         yield bot
 

@@ -33,7 +33,11 @@ def png(colour: str) -> bytes:
 
 @pytest.fixture
 async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
-    bot = Bot(**emulator.bot_kwargs, request=quick_request(read_timeout=2.0))
+    bot = Bot(
+        **emulator.bot_kwargs,
+        request=quick_request(read_timeout=2.0),
+        get_updates_request=quick_request(),
+    )
     async with bot:
         yield Sender(bot, MemoryBudget(), emulator.state.now, MemoryPosts())
 

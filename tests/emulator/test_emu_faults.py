@@ -48,6 +48,7 @@ async def quick_bot(emulator: BotApiEmulator) -> AsyncIterator[Bot]:
     client = Bot(
         **emulator.bot_kwargs,
         request=quick_request(read_timeout=CLIENT_TIMEOUT, connection_pool_size=16),
+        get_updates_request=quick_request(),
     )
     async with client:
         yield client
@@ -518,7 +519,11 @@ async def test_the_same_seed_and_calls_give_the_same_faults_over_http(
         alice = state.create_user("Alice")
         state.start_bot(alice.id)
         async with BotApiEmulator(state, faults=plan) as emu:
-            client = Bot(**emu.bot_kwargs, request=quick_request(read_timeout=CLIENT_TIMEOUT))
+            client = Bot(
+                **emu.bot_kwargs,
+                request=quick_request(read_timeout=CLIENT_TIMEOUT),
+                get_updates_request=quick_request(),
+            )
             async with client:
                 seen = await play(emu, client, alice.id)
             log = [(e.call, e.kind, e.method) for e in emu.fault_log.entries]

@@ -33,7 +33,11 @@ from tgbot.telegram_io import Sender
 @pytest.fixture
 async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
     """The bot's sender over a PTB bot that gives up on an answer after 0.3 s."""
-    bot = Bot(**emulator.bot_kwargs, request=quick_request(read_timeout=0.3))
+    bot = Bot(
+        **emulator.bot_kwargs,
+        request=quick_request(read_timeout=0.3),
+        get_updates_request=quick_request(),
+    )
     async with bot:
         yield Sender(bot, MemoryBudget(), emulator.state.now, MemoryPosts())
 

@@ -29,9 +29,9 @@ def _decoded(data: bytes) -> list[Image.Image]:
         return [f.convert("RGB") for f in ImageSequence.Iterator(image)]
 
 
-def _expected(views: list[PublicView]) -> list[bytes]:
-    """The frames a replay of these views must hold: one per change of the board."""
-    frames = replay_frames(views)
+def _expected(views: list[PublicView], frames: list[Image.Image]) -> list[bytes]:
+    """The frames a replay of these views (drawn as `frames`) must hold: one per change of the
+    board."""
     kept = [i for i, v in enumerate(views) if i == 0 or v.board != views[i - 1].board]
     return [frames[i].convert("RGB").tobytes() for i in kept]
 
@@ -51,7 +51,8 @@ async def _check(edition: Edition, players: tuple[int, ...], seed: int) -> int:
         assert data[:6] == b"GIF89a" and len(data) <= MAX_BYTES
         views = seen.views[number]
         decoded = _decoded(data)
-        assert [d.tobytes() for d in decoded] == _expected(views)
+        frames = replay_frames(views)  # drawn once a round, not once more per peeked goal
+        assert [d.tobytes() for d in decoded] == _expected(views, frames)
         revealed = {g.at for g in views[-1].board.goals if g.revealed}
         lay = replay_layout(views)
         for at in set().union(*peeked) - revealed:
@@ -59,7 +60,6 @@ async def _check(edition: Edition, players: tuple[int, ...], seed: int) -> int:
             x, y = lay.corner(at)
             box = (x, y, x + lay.cell, y + lay.cell)
             back = decoded[0].crop(box).tobytes()
-            frames = replay_frames(views)
             framed = {  # the goal's back framed as the last move, right after the map
                 frames[i].convert("RGB").crop(box).tobytes()
                 for i, v in enumerate(views)
