@@ -36,6 +36,7 @@ RESERVE = 5.0  # tokens only urgent sends may take
 BOOK_AHEAD = 0.5
 BOOK_AHEAD_URGENT = 0.75  # an urgent send books further ahead (below a second: a bucket of
 # thirty charged below empty is a second deep)
+BOOK_AHEAD_OVERDUE = 5.0  # a chat refused AGED_AFTER times books whatever the queue before it
 # A chat whose sends the budget refused this many times in a row is urgent from then on (until
 # one goes through): with more to send than the budget allows, the sends that are not urgent
 # were refused again at every try (a board and a mover's redraw waited more than a minute).
@@ -93,6 +94,28 @@ def urgency(urgent: bool) -> Iterator[None]:
         yield
     finally:
         _URGENT.reset(token)
+
+
+_OVERDUE: ContextVar[bool] = ContextVar("overdue", default=False)
+
+
+@contextmanager
+def overdue() -> Iterator[None]:
+    """Sends made inside were refused AGED_AFTER times in a row: urgent, and they book their
+    token however far ahead it is (up to BOOK_AHEAD_OVERDUE) and wait for it, so that sends
+    that are never held back (a person's own screens) cannot keep them out for ever."""
+    token = _OVERDUE.set(True)
+    urgent = _URGENT.set(True)
+    try:
+        yield
+    finally:
+        _URGENT.reset(urgent)
+        _OVERDUE.reset(token)
+
+
+def is_overdue() -> bool:
+    """Whether the sends made now are overdue (see `overdue`)."""
+    return _OVERDUE.get()
 
 
 _REPLY: ContextVar[bool] = ContextVar("reply", default=False)

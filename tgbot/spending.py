@@ -8,7 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import metrics
-from .bot_budget import BOOK_AHEAD, BOOK_AHEAD_URGENT, is_reply, is_urgent
+from .bot_budget import (
+    BOOK_AHEAD,
+    BOOK_AHEAD_OVERDUE,
+    BOOK_AHEAD_URGENT,
+    is_overdue,
+    is_reply,
+    is_urgent,
+)
 from .ports import BotBudget, Budget, Fate, Sent
 
 log = logging.getLogger(__name__)
@@ -27,7 +34,8 @@ class Spending:
     async def bot(self, chat_id: int) -> Sent | None:
         """Take one send from the bot-wide budget (a private chat's is urgent unless marked
         otherwise, `bot_budget.urgency`), waiting for it if it comes within BOOK_AHEAD (an
-        urgent one BOOK_AHEAD_URGENT); a RETRY outcome when it is spent further ahead."""
+        urgent one BOOK_AHEAD_URGENT, an overdue one BOOK_AHEAD_OVERDUE); a RETRY outcome when
+        it is spent further ahead."""
         if self.bot_budget is None:
             return None
         if is_reply(chat_id):  # counted, never held: the person waits for this screen
@@ -35,6 +43,8 @@ class Spending:
             return None
         urgent = is_urgent(chat_id)
         ahead = BOOK_AHEAD_URGENT if urgent else BOOK_AHEAD
+        if is_overdue():
+            ahead = BOOK_AHEAD_OVERDUE
         booked, wait = await self.bot_budget.book(self.clock(), urgent=urgent, ahead=ahead)
         if booked:
             if wait > 0:  # its token comes within BOOK_AHEAD: wait for it, then send

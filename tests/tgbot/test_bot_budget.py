@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tgbot.bot_budget import BOOK_AHEAD_URGENT, BotBudget
+from tgbot.bot_budget import BOOK_AHEAD_URGENT, BotBudget, is_urgent, overdue
 from tgbot.ports import Fate
 from tgbot.redis_client import RedisClient
 from tgbot.spending import Spending
@@ -117,3 +117,21 @@ async def test_sends_wait_for_the_tokens_they_booked_and_the_rest_are_retried(
     retried = [o for o in outcomes if o is not None]
     assert len(retried) == 9 and all(o.fate is Fate.RETRY for o in retried)
     assert all(o.retry_after == pytest.approx(0.8) for o in retried)
+
+
+async def test_an_overdue_send_books_its_token_however_deep_the_bucket_is(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """Screens charged below empty leave the bucket a second in debt: an urgent send is refused
+    (its token is further than BOOK_AHEAD_URGENT); the same send overdue (refused AGED_AFTER
+    times before) books it and waits for it, so that it is not kept out for ever."""
+    budget = BotBudget(redis_client, prefix=key_prefix, rate=20.0, size=20, reserve=0)
+    spending = Spending(None, budget, lambda: 50.0)
+    for _ in range(40):  # twenty from the bucket, twenty below empty
+        await budget.charge(50.0)
+    refused = await spending.bot(1000)
+    assert refused is not None and refused.retry_after == pytest.approx(21 / 20)
+    with overdue():
+        assert is_urgent(1000) and is_urgent(-1000)  # a group's overdue post is urgent too
+        assert await spending.bot(1000) is None  # booked 1.05 s ahead, waited for, sent
+    assert await budget.take(50.0, urgent=True) == pytest.approx(22 / 20)  # it took its token

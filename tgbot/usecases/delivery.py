@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from engine import current_player
 
 from .. import notice_texts, presenter, time_texts
-from ..bot_budget import AGED_AFTER, urgency
+from ..bot_budget import AGED_AFTER, overdue, urgency
 from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
 from ..game_ids import GameId
 from ..notice_texts import private_keyboard, render
@@ -130,13 +130,14 @@ def plan(ctx: Context, record: GameRecord) -> list[Step]:
 
 
 def _aged(owed: Owed, chat: int, step: Step) -> Step:
-    """A group refused by the budgets AGED_AFTER times in a row sends as urgent (the bot-wide
-    budget's reserve), so that the players' messages do not keep its board waiting."""
+    """A group refused by the budgets AGED_AFTER times in a row sends as overdue (it books the
+    bot-wide budget's next token, `bot_budget.overdue`), so that the players' messages do not
+    keep its board waiting."""
     if attempts_in(owed, chat) < AGED_AFTER:
         return step
 
     async def urgent() -> None:
-        with urgency(True):
+        with overdue():
             await step()
 
     return urgent
@@ -370,7 +371,8 @@ async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) 
     prompt = [render(n, record, lang) for n in notes_for(record.owed, user)]
     to_move = record.state is not None and current_player(record.state) == user
     aged = attempts_in(record.owed, user) >= AGED_AFTER  # refused often enough: its turn now
-    with urgency(to_move or aged):  # the player to move goes first when the budget is short
+    # The player to move goes first when the budget is short; a chat refused often, at once.
+    with overdue() if aged else urgency(to_move):
         sent = await refresh_private(ctx, record, user, new_message=fresh, prompt=prompt)
     if sent.ok:  # (a new message's id was recorded by `show`)
         await ctx.strike(record.game_id, _private_done(user, fresh))
