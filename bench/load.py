@@ -102,14 +102,51 @@ def redis_server() -> Iterator[str]:
 
 def cpu_seconds(pid: int) -> float:
     """User and system CPU a process has used so far."""
+    user, system = cpu_split(pid)
+    return user + system
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds a process has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A bot process and its webhook port (which serves GET /metrics too)."""
+
+    proc: subprocess.Popen[bytes]
+    port: int
+
+
+async def bot_counters(bots: list[Bot]) -> dict[str, float]:
+    """The bots' Prometheus counters that say where sends went (summed over processes):
+    Bot API outcomes, 429s and sends held back by a spent budget."""
+    wanted = (
+        "saboteur_deliveries_total",
+        "saboteur_telegram_429_total",
+        "saboteur_budget_waits_total",
+    )
+    counts: dict[str, float] = {}
+    for bot in bots:
+        reader, writer = await asyncio.open_connection("127.0.0.1", bot.port)
+        writer.write(b"GET /metrics HTTP/1.0\r\nHost: bench\r\n\r\n")
+        await writer.drain()
+        body = (await reader.read()).decode(errors="replace")
+        writer.close()
+        for line in body.splitlines():
+            if line.startswith(wanted) and " " in line:
+                name, value = line.rsplit(" ", 1)
+                key = name.replace("_total", "")
+                counts[key] = counts.get(key, 0.0) + float(value)
+    return counts
 
 
 @contextlib.asynccontextmanager
 async def bot_processes(
     args: argparse.Namespace, emu: BotApiEmulator, redis_url: str, folder: Path
-) -> AsyncIterator[list[subprocess.Popen[bytes]]]:
+) -> AsyncIterator[list[Bot]]:
     """`--processes` bot processes, behind haproxy when more than one (or `--haproxy`)."""
     ports = [free_port() for _ in range(args.processes)]
     balanced = args.haproxy or args.processes > 1
@@ -125,7 +162,7 @@ async def bot_processes(
                     bot_process(args.bot, emu, redis_url, log, port, hook)
                 )
             )
-        yield procs
+        yield [Bot(proc, port) for proc, port in zip(procs, ports, strict=True)]
 
 
 @contextlib.asynccontextmanager
@@ -137,7 +174,7 @@ async def bot_process(
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONUNBUFFERED": "1",
-        "LOG_LEVEL": "WARNING",
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
         "TELEGRAM_BOT_TOKEN": emu.state.token,
         "TELEGRAM_API_URL": emu.url,
         "REDIS_URL": redis_url,
@@ -146,6 +183,9 @@ async def bot_process(
         "WEBHOOK_PORT": str(port),
         "WEBHOOK_SECRET": SECRET,
     }
+    for name in ("BOT_SENDS_PER_SECOND", "COMPUTER_PAUSE_SECONDS"):  # as set for the benchmark
+        if name in os.environ:
+            env[name] = os.environ[name]
     with log.open("wb") as out:
         proc = subprocess.Popen([bot], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
@@ -181,6 +221,7 @@ class Figures:
     moves: int = 0
     missed_boards: int = 0  # moves whose board never came (coalesced into a later one)
     waiting: list[asyncio.Task[None]] = field(default_factory=list)  # boards still awaited
+    confirmed: Counter[str] = field(default_factory=Counter)  # the confirm taps' answers
 
 
 def callbacks(message: Message) -> list[str]:
@@ -200,12 +241,13 @@ def bot_photos(emu: BotApiEmulator, chat: int) -> list[Message]:
     return [m for m in emu.state.messages(chat) if m.sender_id == bot and m.content.photo]
 
 
-async def tap(emu: BotApiEmulator, user: User, message: Message, data: str, fig: Figures) -> None:
-    """A tap, timed until its answer."""
+async def tap(emu: BotApiEmulator, user: User, message: Message, data: str, fig: Figures) -> str:
+    """A tap, timed until its answer; the answer's text."""
     started = time.perf_counter()
     query = emu.state.press_button(user.id, message.chat_id, message.message_id, data)
-    await emu.wait_for_answer(query, timeout=60)
+    answered = await emu.wait_for_answer(query, timeout=60)
     fig.answers.append(time.perf_counter() - started)
+    return answered.text or ""
 
 
 async def live(emu: BotApiEmulator, user: User, wanted: type, before: tuple[int, int]) -> Message:
@@ -305,24 +347,33 @@ async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fi
         await tap(emu, user, hand, toggle, fig)
         hand = await live(emu, user, ConfirmDiscard, before)
         confirm = next(d for d in callbacks(hand) if isinstance(decode(d), ConfirmDiscard))
+        before = (hand.message_id, len(hand.history))
         shown = {m.message_id for m in bot_photos(emu, chat)}
         started = time.perf_counter()
-        await tap(emu, user, hand, confirm, fig)
+        said = await tap(emu, user, hand, confirm, fig)
+        fig.confirmed[said] += 1
         fig.moves += 1
 
         # The board is awaited alongside: a group's posts are limited to 20 a minute, so a fast
         # game's boards are coalesced, and the game goes on meanwhile, as people would.
         fig.waiting.append(asyncio.create_task(board_after(emu, chat, shown, started, fig)))
-        # The next player's hand must offer a discard: wait for it (at most a turn's worth).
-        await emu.wait_for(
-            lambda u=user: (
-                not any(
-                    isinstance(decode(d), StartDiscard)
-                    for d in callbacks(bot_photos(emu, u.id)[-1])
-                )
-            ),
-            timeout=60,
-        )
+
+        # The mover's hand must be redrawn without the discard's buttons (its menu keeps
+        # ConfirmDiscard until the move is shown), at most a turn's worth.
+        def shown_moved(u: User = user, seen: tuple[int, int] = before) -> bool:
+            m = bot_photos(emu, u.id)[-1]
+            return (m.message_id, len(m.history)) != seen and not any(
+                isinstance(decode(d), StartDiscard | ConfirmDiscard | ToggleDiscard)
+                for d in callbacks(m)
+            )
+
+        try:
+            await emu.wait_for(shown_moved, timeout=60)
+        except TimeoutError:
+            raise TimeoutError(
+                f"chat {chat}: the move of {user.first_name} was not shown within 60 s "
+                f"(its confirm was answered {said!r})"
+            ) from None
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -356,10 +407,13 @@ async def run(args: argparse.Namespace) -> None:
     faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter, upload_kbps=args.upload_kbps)
     limits = RateLimits()  # Telegram's: 20 messages a minute per group, 30 a second in all
     with redis_backend(args.cluster) as (redis_url, nodes), tempfile.TemporaryDirectory() as tmp:
+        logs = Path(args.logs or tmp)
+        logs.mkdir(parents=True, exist_ok=True)
         # Cheap photo sizes (no thumbnails), so that the emulator spends little of the machine.
         state = EmulatorState(rate_limits=limits, cheap_photos=not args.full_photos)
         emulator = BotApiEmulator(state, faults=faults)
-        async with emulator as emu, bot_processes(args, emu, redis_url, Path(tmp)) as procs:
+        async with emulator as emu, bot_processes(args, emu, redis_url, logs) as bots:
+            procs = [bot.proc for bot in bots]
             games = []
             for g in range(args.games):
                 users = [state.create_user(f"P{g}-{i}") for i in range(args.players)]
@@ -378,8 +432,10 @@ async def run(args: argparse.Namespace) -> None:
             await client.aclose()
             fig = Figures()  # the moves only, from here
             cpu0 = sum(cpu_seconds(proc.pid) for proc in procs)
+            sys0 = sum(cpu_split(proc.pid)[1] for proc in procs)
             commands0, _ = await redis_figures(nodes)
             calls0, uploads0 = emu.calls.copy(), state.photo_uploads
+            counters0 = await bot_counters(bots)
             sent: Counter[str] = Counter()
             watching = [asyncio.create_task(watch_redis(n, sent)) for n in nodes if args.trips]
             started = time.perf_counter()
@@ -393,8 +449,10 @@ async def run(args: argparse.Namespace) -> None:
             elapsed = time.perf_counter() - started
             await asyncio.gather(*fig.waiting)
             cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu0
+            kernel = sum(cpu_split(proc.pid)[1] for proc in procs) - sys0
             commands, memory = await redis_figures(nodes)
             calls, uploads = emu.calls - calls0, state.photo_uploads - uploads0
+            counters = {k: v - counters0.get(k, 0.0) for k, v in (await bot_counters(bots)).items()}
     moves = max(fig.moves, 1)
     a, b = fig.answers, fig.boards
     print(f"games {args.games} x {args.players} players, {args.moves} moves each, ", end="")
@@ -407,7 +465,8 @@ async def run(args: argparse.Namespace) -> None:
     print(f"tap -> answer p50/p95/p99 (ms) {_ms(a, 50)} {_ms(a, 95)} {_ms(a, 99)}  ({len(a)} taps)")
     print(f"tap -> new board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
     print(f"  ({fig.missed_boards} moves shown by a later board: the group's 20 posts a minute)")
-    print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}  (all processes)")
+    print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}  (all processes", end="")
+    print(f"; {1000 * kernel / moves:.1f} of it in the kernel)")
     redis = commands - commands0
     redis -= Counter({"info": 1, "scan": redis["scan"], "memory|usage": redis["memory|usage"]})
     print(f"Redis commands per move        {redis.total() / moves:8.1f}  ", end="")
@@ -419,6 +478,10 @@ async def run(args: argparse.Namespace) -> None:
     print(f"Bot API calls per move         {calls.total() / moves:8.1f}  ", end="")
     print(", ".join(f"{m} {n / moves:.1f}" for m, n in calls.most_common()))
     print(f"photo uploads per move         {uploads / moves:8.1f}")
+    print("confirm taps answered          ", end="")
+    print(", ".join(f"{text!r} {n}" for text, n in fig.confirmed.most_common()))
+    print("bot counters per move          ", end="")
+    print(", ".join(f"{k.removeprefix('saboteur_')} {v / moves:.2f}" for k, v in counters.items()))
 
 
 async def watch_redis(url: str, seen: Counter[str]) -> None:
@@ -459,6 +522,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="bot processes (haproxy)")
     parser.add_argument("--haproxy", action="store_true", help="haproxy even for one process")
     parser.add_argument("--cluster", action="store_true", help="a local Redis Cluster")
+    parser.add_argument("--logs", help="keep the bot processes' logs in this folder")
     asyncio.run(run(parser.parse_args()))
 
 

@@ -2,11 +2,14 @@
 
 Every bot process takes from the same bucket (one HASH key, one slot, one script), beside each
 group's own budget (`tgbot.budget`). A few tokens are a reserve that only urgent sends may take:
-a player's private messages go before group posts when the bot is busy. Private messages are
-urgent unless the caller says otherwise (`urgency`): delivery marks the live messages of
-players who are not to move as not urgent, so the player to move (and the player whose tap is
-being answered) goes first. A spent bucket says how long to wait; the caller returns the usual retry
-outcome, so the outbox keeps the item owed and nothing sleeps in a handler.
+a player's private messages go before group posts when the bot is busy, and a chat refused
+AGED_AFTER times in a row goes first from then on, so that nothing waits for ever. Private
+messages are urgent unless the caller says otherwise (`urgency`): delivery marks the live
+messages of players who are not to move as not urgent, so the player to move (and the player
+whose tap is being answered) goes first. A send whose token comes within BOOK_AHEAD seconds
+books it and waits that long; a bucket spent further ahead says how long to wait, and the
+caller returns the usual retry outcome, so the outbox keeps the item owed and nothing sleeps
+long in a handler.
 
 What counts is what Telegram's limit counts, messages: sends and edits, ephemeral ones (Bot API
 10.2: a message, if one only its receiver sees) included. A person's own next screen and an
@@ -26,14 +29,30 @@ from .redis_client import RedisClient
 BOT_MESSAGES_PER_SECOND = 30.0
 BURST = 30.0  # the bucket's size: at most a second's worth at once
 RESERVE = 5.0  # tokens only urgent sends may take
+# A send whose token comes within this many seconds books it and waits for it, instead of
+# being refused (then struck off as waiting, saved, and tried again by a later delivery run or
+# sweep: with the budget spent, most of a busy bot's sends went round that loop, and the
+# tokens that came meanwhile went unused). Urgent sends keep their reserve's lead.
+BOOK_AHEAD = 0.5
+BOOK_AHEAD_URGENT = 0.75  # an urgent send books further ahead (below a second: a bucket of
+# thirty charged below empty is a second deep)
+BOOK_AHEAD_OVERDUE = 5.0  # a chat refused AGED_AFTER times books whatever the queue before it
+# A chat whose sends the budget refused this many times in a row is urgent from then on (until
+# one goes through): with more to send than the budget allows, the sends that are not urgent
+# were refused again at every try (a board and a mover's redraw waited more than a minute).
+AGED_AFTER = 2
 
-# KEYS: the bucket. ARGV: now, rate, size, the tokens that must stay after this take.
+# KEYS: the bucket. ARGV: now, rate, size, the tokens that must stay after this take, the
+# seconds a send may book ahead. A send that would have to wait no longer than that books its
+# token now (the bucket goes below what must stay) and waits before it is sent; one that would
+# wait longer takes nothing. Answers the wait, negative when the token was not taken.
 # A clock behind the bucket's (another process's) adds nothing and takes as usual.
 _TAKE = """
 local now = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local size = tonumber(ARGV[3])
 local keep = tonumber(ARGV[4])
+local ahead = tonumber(ARGV[5] or '0')
 local got = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(got[1]) or size
 local at = tonumber(got[2]) or now
@@ -42,14 +61,17 @@ if now > at then
   at = now
 end
 local wait = 0
-if tokens - 1 >= keep then
-  tokens = tokens - 1
-else
+if tokens - 1 < keep then
   wait = (keep + 1 - tokens) / rate
+end
+local taken = wait <= ahead
+if taken then
+  tokens = tokens - 1
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(at))
 redis.call('EXPIRE', KEYS[1], 60)
-return tostring(wait)
+if taken then return tostring(wait) end
+return tostring(-wait)
 """
 
 # KEYS: the bucket. ARGV: now, rate, seconds: empty it so that it refills `seconds` from now.
@@ -74,6 +96,28 @@ def urgency(urgent: bool) -> Iterator[None]:
         _URGENT.reset(token)
 
 
+_OVERDUE: ContextVar[bool] = ContextVar("overdue", default=False)
+
+
+@contextmanager
+def overdue() -> Iterator[None]:
+    """Sends made inside were refused AGED_AFTER times in a row: urgent, and they book their
+    token however far ahead it is (up to BOOK_AHEAD_OVERDUE) and wait for it, so that sends
+    that are never held back (a person's own screens) cannot keep them out for ever."""
+    token = _OVERDUE.set(True)
+    urgent = _URGENT.set(True)
+    try:
+        yield
+    finally:
+        _URGENT.reset(urgent)
+        _OVERDUE.reset(token)
+
+
+def is_overdue() -> bool:
+    """Whether the sends made now are overdue (see `overdue`)."""
+    return _OVERDUE.get()
+
+
 _REPLY: ContextVar[bool] = ContextVar("reply", default=False)
 
 
@@ -95,10 +139,10 @@ def is_reply(chat_id: int) -> bool:
 
 
 def is_urgent(chat_id: int) -> bool:
-    """Whether a send to this chat may take the reserve: a private chat's, unless marked not
-    urgent; never a group's."""
+    """Whether a send to this chat may take the reserve: as marked (`urgency`), else a private
+    chat's and not a group's."""
     marked = _URGENT.get()
-    return chat_id > 0 and (marked is None or marked)
+    return chat_id > 0 if marked is None else marked
 
 
 class BotBudget:
@@ -123,16 +167,23 @@ class BotBudget:
     async def take(self, now: float, *, urgent: bool) -> float:
         """Use one send: 0 if allowed now, else seconds to wait (urgent sends may use the
         reserve)."""
+        taken, wait = await self.book(now, urgent=urgent, ahead=0.0)
+        return 0.0 if taken else wait
+
+    async def book(self, now: float, *, urgent: bool, ahead: float) -> tuple[bool, float]:
+        """Use one send, now or within `ahead` seconds: (True, seconds to wait before sending
+        it), or (False, seconds until it could go) with nothing taken."""
         keep = 0.0 if urgent else self.reserve
-        raw = await self._take(keys=[self.key], args=[now, self.rate, self.size, keep])
-        text = raw.decode() if isinstance(raw, bytes) else str(raw)
-        return max(0.0, float(text))
+        args = [now, self.rate, self.size, keep, ahead]
+        raw = await self._take(keys=[self.key], args=args)
+        wait = float(raw.decode() if isinstance(raw, bytes) else str(raw))
+        return (False, -wait) if wait < 0 else (True, wait)
 
     async def charge(self, now: float) -> None:
         """Count one send that is never held back (a person's own next screen, an ephemeral
         panel): the bucket may fall below its reserve and below empty, down to minus its size,
         so that the sends after it wait for what it used."""
-        await self._take(keys=[self.key], args=[now, self.rate, self.size, -self.size])
+        await self._take(keys=[self.key], args=[now, self.rate, self.size, -self.size, 0])
 
     async def hold(self, now: float, seconds: float) -> None:
         """Telegram said 429 outside a group: nothing is sent for `seconds` (its retry_after)."""

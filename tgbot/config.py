@@ -7,7 +7,7 @@
 | `REDIS_URL` | `redis://127.0.0.1:6379/0` | where games live (`redis+cluster://` for a Cluster, |
 | | | `redis+sentinel://host:26379,.../mymaster/0` for the master Sentinel names) |
 | `REDIS_CLUSTER` | `0` | `1`: `REDIS_URL` names one node of a Redis Cluster |
-| `REDIS_TIMEOUT_SECONDS` | `3` | how long one Redis call (or connecting) may take, 0.1 to 60 |
+| `REDIS_TIMEOUT_SECONDS` | `3` | how long a Redis call (or connecting) may take, 0.1 to 60 |
 | `WEBHOOK_URL` | (unset: long polling) | public HTTPS URL Telegram posts updates to |
 | `WEBHOOK_LISTEN` | `0.0.0.0` | address the webhook server binds |
 | `WEBHOOK_PORT` | `8443` | port the webhook server binds |

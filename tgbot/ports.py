@@ -268,6 +268,11 @@ class BotBudget(Protocol):
         reserve)."""
         ...
 
+    async def book(self, now: float, *, urgent: bool, ahead: float) -> tuple[bool, float]:
+        """Use one send now or within `ahead` seconds: (True, the wait before sending), or
+        (False, the wait before it could go) with nothing used."""
+        ...
+
     async def charge(self, now: float) -> None:
         """Count one send that is never held back (it answers a person's own tap)."""
         ...

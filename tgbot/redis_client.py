@@ -18,6 +18,13 @@ connections to one node at once can still fail in the handshake, an AttributeErr
 With a `redis+sentinel://` URL the client is the master's that Redis Sentinel names
 (`tgbot.sentinel`): a single server to the rest of the code, which moves to the promoted replica
 after a failover.
+
+Connections: a process keeps at most CONNECTIONS open to a server (to each node of a Cluster). A
+call that finds them all busy waits for one to come free, within the call's timeout, instead of
+failing at once (`tgbot.redis_pool`: redis-py's default pool raised "Too many connections" at
+its 100th concurrent call, and taps were told the bot is busy with 50 games at once). A Cluster
+client cannot wait (redis-py's Cluster pools cannot be replaced): past CONNECTIONS calls in
+flight to one node it raises.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .config import CLUSTER_SUFFIX, ConfigError, redacted_url
+from .redis_pool import WaitingPool
 from .sentinel import is_sentinel_url, open_sentinel, parse_sentinel_url, server_retry
 
 log = logging.getLogger(__name__)
@@ -46,6 +54,7 @@ MAX_DELAY = 5.0  # the longest wait between two attempts
 # refused, reset, loading, timed out; a Cluster between a master's death and its replica's promotion
 _AWAY = (RedisConnectionError, RedisTimeoutError, ClusterDownError, TryAgainError)
 CLUSTER_ATTEMPTS = 20  # a Cluster client's tries of one command across a failover (~4 s)
+CONNECTIONS = 256  # per process and server; Redis takes 10,000 clients by default
 
 
 class _Cluster(RedisCluster):
@@ -67,17 +76,20 @@ def is_cluster_url(url: str) -> bool:
     return urlsplit(url).scheme.endswith(CLUSTER_SUFFIX)
 
 
-def open_redis(url: str, timeout: float, *, cluster: bool = False) -> RedisClient:
+def open_redis(
+    url: str, timeout: float, *, cluster: bool = False, connections: int = CONNECTIONS
+) -> RedisClient:
     """A client of the Redis at `url` (checked by `load_config`) whose calls time out; of a
     Redis Cluster when `cluster` is true or the URL's scheme says so; of the master Redis
-    Sentinel names for a `redis+sentinel://` URL.
+    Sentinel names for a `redis+sentinel://` URL. At most `connections` per server: a call
+    waits for a free one (not a Cluster's, see the module's docstring).
 
     A URL that passes the settings' checks but that redis-py still refuses (an option in its
     query it cannot read) is a ConfigError naming REDIS_URL.
     """
     try:
         if is_sentinel_url(url):
-            return open_sentinel(parse_sentinel_url(url), timeout)
+            return open_sentinel(parse_sentinel_url(url), timeout, connections=connections)
         if cluster or is_cluster_url(url):
             plain = url.replace(CLUSTER_SUFFIX + "://", "://", 1)
             return _Cluster.from_url(
@@ -85,13 +97,17 @@ def open_redis(url: str, timeout: float, *, cluster: bool = False) -> RedisClien
                 socket_timeout=timeout,
                 socket_connect_timeout=timeout,
                 retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), retries=CLUSTER_ATTEMPTS),
+                max_connections=connections,
             )
-        return Redis.from_url(
+        pool = WaitingPool.from_url(
             url,
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
             retry=server_retry(),
+            max_connections=connections,
+            wait_timeout=timeout,  # waiting for a free connection is part of the call's time
         )
+        return Redis.from_pool(pool)
     except (ValueError, TypeError) as err:
         problem = _hide_password(str(err), url)
         raise ConfigError(

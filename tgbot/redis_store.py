@@ -112,9 +112,12 @@ class RedisStore(Updating):
         for shard in range(SHARDS):
             key = self.keys.outbox(shard)
             marks = await self.redis.zrange(key, 0, -1, withscores=True)
-            for raw, score in cast("list[tuple[bytes | str, float]]", marks):
+            listed = cast("list[tuple[bytes | str, float]]", marks)
+            trip = Trip(self.redis)  # every marked game's rev and debt in one round trip
+            for raw, _ in listed:
+                trip.add("hmget", self.keys.game(_text(raw)), ["rev", "owes"])
+            for (raw, score), (rev, owes) in zip(listed, await trip.run(), strict=True):
                 gid = _text(raw)
-                rev, owes = await self.redis.hmget(self.keys.game(gid), ["rev", "owes"])
                 if rev is None:
                     await self._settle(keys=[key], args=[gid, 0])
                 elif owes is not None and _text(owes) == "0" and int(_text(rev)) >= score:

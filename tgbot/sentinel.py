@@ -21,6 +21,8 @@ from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from .redis_pool import WaitingSentinelPool
+
 SENTINEL_SCHEME = "redis+sentinel"
 SENTINEL_PORT = 26379
 _HOST = re.compile(r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]{1,253})(:[0-9]{1,5})?")
@@ -99,10 +101,13 @@ def server_retry() -> Retry:
     )
 
 
-def open_sentinel(target: SentinelTarget, timeout: float) -> SentinelMaster:
+def open_sentinel(
+    target: SentinelTarget, timeout: float, *, connections: int = 256
+) -> SentinelMaster:
     """A client of the master `target`'s sentinels name now (and after each failover), whose
     calls time out after `timeout`; like the single-server client it reconnects once on a
-    dropped connection (asking the sentinels again) and never retries a timeout."""
+    dropped connection (asking the sentinels again), never retries a timeout, and waits for one
+    of its `connections` to come free."""
     ask: dict[str, Any] = {  # a sentinel that is down is skipped at once, never retried
         "socket_timeout": timeout,
         "socket_connect_timeout": timeout,
@@ -118,6 +123,9 @@ def open_sentinel(target: SentinelTarget, timeout: float) -> SentinelMaster:
         socket_timeout=timeout,
         socket_connect_timeout=timeout,
         retry=server_retry(),
+        connection_pool_class=WaitingSentinelPool,
+        max_connections=connections,
+        wait_timeout=timeout,  # the wait for a free connection
     )
     client.manager = sentinel
     return client

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import metrics
-from .bot_budget import is_reply, is_urgent
+from .bot_budget import (
+    BOOK_AHEAD,
+    BOOK_AHEAD_OVERDUE,
+    BOOK_AHEAD_URGENT,
+    is_overdue,
+    is_reply,
+    is_urgent,
+)
 from .ports import BotBudget, Budget, Fate, Sent
 
 log = logging.getLogger(__name__)
@@ -25,18 +33,26 @@ class Spending:
 
     async def bot(self, chat_id: int) -> Sent | None:
         """Take one send from the bot-wide budget (a private chat's is urgent unless marked
-        otherwise, `bot_budget.urgency`); a RETRY outcome when it is spent."""
+        otherwise, `bot_budget.urgency`), waiting for it if it comes within BOOK_AHEAD (an
+        urgent one BOOK_AHEAD_URGENT, an overdue one BOOK_AHEAD_OVERDUE); a RETRY outcome when
+        it is spent further ahead."""
         if self.bot_budget is None:
             return None
         if is_reply(chat_id):  # counted, never held: the person waits for this screen
             await self.charge()
             return None
-        wait = await self.bot_budget.take(self.clock(), urgent=is_urgent(chat_id))
-        if wait > 0:
-            log.info("chat %s: the bot's budget is spent for %.2f s", chat_id, wait)
-            metrics.BUDGET_WAITS.labels("bot").inc()
-            return Sent(Fate.RETRY, retry_after=wait, detail="the bot's budget is spent")
-        return None
+        urgent = is_urgent(chat_id)
+        ahead = BOOK_AHEAD_URGENT if urgent else BOOK_AHEAD
+        if is_overdue():
+            ahead = BOOK_AHEAD_OVERDUE
+        booked, wait = await self.bot_budget.book(self.clock(), urgent=urgent, ahead=ahead)
+        if booked:
+            if wait > 0:  # its token comes within BOOK_AHEAD: wait for it, then send
+                await asyncio.sleep(wait)
+            return None
+        log.info("chat %s: the bot's budget is spent for %.2f s", chat_id, wait)
+        metrics.BUDGET_WAITS.labels("bot").inc()
+        return Sent(Fate.RETRY, retry_after=wait, detail="the bot's budget is spent")
 
     async def charge(self) -> None:
         """Count one send the bot-wide budget never holds back (it answers a person's own tap:

@@ -7,8 +7,10 @@ import asyncio
 
 import pytest
 
-from tgbot.bot_budget import BotBudget
+from tgbot.bot_budget import BOOK_AHEAD_URGENT, BotBudget, is_urgent, overdue
+from tgbot.ports import Fate
 from tgbot.redis_client import RedisClient
+from tgbot.spending import Spending
 
 
 async def test_thirty_sends_a_second_for_the_whole_bot(
@@ -80,3 +82,56 @@ async def test_a_charge_is_never_refused_and_the_next_sends_wait_for_it(
     assert await budget.take(5.0, urgent=True) == pytest.approx(4 / 10)  # from -3 to 1
     assert await budget.take(5.0, urgent=False) == pytest.approx(5 / 10)  # and the reserve
     assert await budget.take(5.4 + 1e-3, urgent=True) == 0.0
+
+
+async def test_a_send_books_a_token_that_comes_soon_and_urgent_ones_keep_their_lead(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """Booking ahead (0.35 s here): a token that comes in time is taken now and waited for; one
+    further ahead is refused, nothing taken; a non-urgent send stops a reserve short of an
+    urgent one (each token a tenth of a second)."""
+    budget = BotBudget(redis_client, prefix=key_prefix, rate=10.0, size=2, reserve=1)
+    book = budget.book
+    assert await book(5.0, urgent=True, ahead=0.35) == (True, 0.0)
+    assert await book(5.0, urgent=True, ahead=0.35) == (True, 0.0)  # the bucket is empty
+    assert await book(5.0, urgent=True, ahead=0.35) == pytest.approx((True, 0.1))
+    assert await book(5.0, urgent=False, ahead=0.35) == pytest.approx((True, 0.3))
+    assert await book(5.0, urgent=False, ahead=0.35) == pytest.approx((False, 0.4))
+    assert await book(5.0, urgent=True, ahead=0.35) == pytest.approx((True, 0.3))  # its lead
+    assert await budget.take(5.0, urgent=True) == pytest.approx(0.4)  # not booked: not taken
+    assert await budget.take(5.4 + 1e-3, urgent=True) == 0.0  # three booked, all refilled
+
+
+async def test_sends_wait_for_the_tokens_they_booked_and_the_rest_are_retried(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """Twenty-five private sends at once (urgent), one token in the bucket, twenty a second:
+    the first goes at once, fifteen book the tokens of the next three quarters of a second
+    (BOOK_AHEAD_URGENT) and wait for them, nine are told to retry (nothing of theirs taken)."""
+    assert BOOK_AHEAD_URGENT == 0.75
+    budget = BotBudget(redis_client, prefix=key_prefix, rate=20.0, size=1, reserve=0)
+    spending = Spending(None, budget, lambda: 100.0)  # the budget's clock stands still
+    await redis_client.exists(budget.key)  # redis-py's first concurrent calls to a node can race
+    outcomes = await asyncio.gather(*(spending.bot(1000 + i) for i in range(25)))
+    assert sum(1 for o in outcomes if o is None) == 16
+    retried = [o for o in outcomes if o is not None]
+    assert len(retried) == 9 and all(o.fate is Fate.RETRY for o in retried)
+    assert all(o.retry_after == pytest.approx(0.8) for o in retried)
+
+
+async def test_an_overdue_send_books_its_token_however_deep_the_bucket_is(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """Screens charged below empty leave the bucket a second in debt: an urgent send is refused
+    (its token is further than BOOK_AHEAD_URGENT); the same send overdue (refused AGED_AFTER
+    times before) books it and waits for it, so that it is not kept out for ever."""
+    budget = BotBudget(redis_client, prefix=key_prefix, rate=20.0, size=20, reserve=0)
+    spending = Spending(None, budget, lambda: 50.0)
+    for _ in range(40):  # twenty from the bucket, twenty below empty
+        await budget.charge(50.0)
+    refused = await spending.bot(1000)
+    assert refused is not None and refused.retry_after == pytest.approx(21 / 20)
+    with overdue():
+        assert is_urgent(1000) and is_urgent(-1000)  # a group's overdue post is urgent too
+        assert await spending.bot(1000) is None  # booked 1.05 s ahead, waited for, sent
+    assert await budget.take(50.0, urgent=True) == pytest.approx(22 / 20)  # it took its token

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import socket
@@ -27,6 +28,41 @@ async def test_every_call_and_every_connection_has_the_timeout() -> None:
         kwargs = client.connection_pool.connection_kwargs
         assert (kwargs["socket_timeout"], kwargs["socket_connect_timeout"]) == (1.5, 1.5)
         assert (kwargs["port"], kwargs["db"]) == (6390, 2)
+    finally:
+        await client.aclose()
+
+
+async def test_more_concurrent_calls_than_connections_wait_for_one(redis_url: str) -> None:
+    """Calls beyond the pool's size wait for a free connection instead of failing ("Too many
+    connections" was redis-py's answer, and a tap was told the bot is busy)."""
+    client = open_redis(redis_url, 5.0, connections=2)
+    assert isinstance(client, Redis)
+    key = f"sabtest-pool-{free_port()}"
+    try:
+        # Each call holds its connection for a moment (BLPOP on an empty list): 8 calls, 2
+        # connections, so 6 of them must wait their turn.
+        answers = await asyncio.gather(*(client.blpop([key], timeout=0.05) for _ in range(8)))
+        assert answers == [None] * 8
+        assert len(await asyncio.gather(*(client.ping() for _ in range(100)))) == 100
+        assert client.connection_pool.max_connections == 2
+    finally:
+        await client.aclose()
+
+
+async def test_a_call_waits_for_a_connection_no_longer_than_its_timeout(redis_url: str) -> None:
+    """The one connection taken and kept: the waiting call gives up after its timeout as a
+    call to a Redis that is away does (the handlers tell the tapper the bot is busy)."""
+    client = open_redis(redis_url, 0.2, connections=1)
+    assert isinstance(client, Redis)
+    try:
+        assert await client.ping()
+        pool = client.connection_pool
+        taken = await pool.get_connection()  # type: ignore[no-untyped-call]
+        with pytest.raises(ConnectionError) as caught:
+            await client.ping()
+        assert unavailable(caught.value)
+        await pool.release(taken)
+        assert await client.ping()  # free again: the next call goes through
     finally:
         await client.aclose()
 

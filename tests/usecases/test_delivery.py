@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -214,3 +215,28 @@ async def test_a_move_saved_while_a_hand_is_sent_is_drawn_after_it() -> None:
     assert hand.keyboard is not None
     versions = {getattr(b.command, "version", None) for row in hand.keyboard for b in row}
     assert versions == {state.version}, "her hand is drawn from the latest move"
+
+
+async def test_a_sweep_delivers_games_side_by_side(table: Table) -> None:
+    """A game whose delivery is slow does not hold the others' back: each game's delivery here
+    waits until the other's has begun (one after another, the sweep would never end)."""
+    first = await table.start()
+    second = await table.start(where=place(GROUP, 5))
+    await _undelivered_move(table, first)
+    await _undelivered_move(table, second)
+    begun = {first: asyncio.Event(), second: asyncio.Event()}
+    other = {first: second, second: first}
+    real = table.service.deliver
+
+    async def slow(gid: GameId) -> None:
+        begun[gid].set()
+        await begun[other[gid]].wait()
+        await real(gid)
+
+    table.service.deliver = slow  # type: ignore[method-assign]
+    try:
+        await asyncio.wait_for(table.service.sweep(), 10)
+    finally:
+        del table.service.deliver
+    assert (await table.record(first)).owed.is_empty
+    assert (await table.record(second)).owed.is_empty

@@ -18,12 +18,14 @@ from collections.abc import Awaitable, Callable
 from engine import current_player
 
 from .. import notice_texts, presenter, time_texts
-from ..bot_budget import urgency
+from ..bot_budget import AGED_AFTER, overdue, urgency
 from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
 from ..game_ids import GameId
 from ..notice_texts import private_keyboard, render
 from ..notices import Message, said
 from ..outbox import (
+    Owed,
+    attempts_in,
     board_posted,
     delete_later,
     deleted,
@@ -56,6 +58,7 @@ MAX_ITEMS = 200  # rounds one delivery run tries before leaving the rest to the 
 # The lease (15 s) is renewed before a round only once this much of it has passed: a round
 # within seconds of the last renewal holds it for certain, and saves a Redis round trip.
 RENEW_AFTER = 3.0
+SWEEP_GAMES_AT_ONCE = 16  # games a sweep delivers side by side
 Change = Callable[[GameRecord], GameRecord]
 Step = Callable[[], Awaitable[None]]
 
@@ -114,7 +117,7 @@ def plan(ctx: Context, record: GameRecord) -> list[Step]:
     if group not in steps and not waiting(owed, group, now):
         step = _group_step(ctx, record)
         if step is not None:
-            steps[group] = step
+            steps[group] = _aged(owed, group, step)
     for user, text in owed.private_texts:
         if user not in steps and not waiting(owed, user, now):
             steps[user] = functools.partial(_private_text, ctx, record, user, text)
@@ -124,6 +127,20 @@ def plan(ctx: Context, record: GameRecord) -> list[Step]:
                 if user not in steps and not waiting(owed, user, now):
                     steps[user] = functools.partial(_private, ctx, record, user, fresh=fresh)
     return list(steps.values())
+
+
+def _aged(owed: Owed, chat: int, step: Step) -> Step:
+    """A group refused by the budgets AGED_AFTER times in a row sends as overdue (it books the
+    bot-wide budget's next token, `bot_budget.overdue`), so that the players' messages do not
+    keep its board waiting."""
+    if attempts_in(owed, chat) < AGED_AFTER:
+        return step
+
+    async def urgent() -> None:
+        with overdue():
+            await step()
+
+    return urgent
 
 
 def _group_step(ctx: Context, record: GameRecord) -> Step | None:
@@ -353,7 +370,9 @@ async def _private(ctx: Context, record: GameRecord, user: int, *, fresh: bool) 
     lang = player_language(record, user)
     prompt = [render(n, record, lang) for n in notes_for(record.owed, user)]
     to_move = record.state is not None and current_player(record.state) == user
-    with urgency(to_move):  # the player to move goes first when the bot's budget is short
+    aged = attempts_in(record.owed, user) >= AGED_AFTER  # refused often enough: its turn now
+    # The player to move goes first when the budget is short; a chat refused often, at once.
+    with overdue() if aged else urgency(to_move):
         sent = await refresh_private(ctx, record, user, new_message=fresh, prompt=prompt)
     if sent.ok:  # (a new message's id was recorded by `show`)
         await ctx.strike(record.game_id, _private_done(user, fresh, drawn=record))
@@ -439,8 +458,21 @@ async def sweep(ctx: Context) -> None:
         # Served (or failed for good). A process that dies before this line leaves the claim
         # to run out, and the deadline is served again by whichever process sweeps then.
         await ctx.deadlines.done(member)
-    for gid in await ctx.store.owing_games():
-        try:
-            await ctx.deliver(gid)
-        except CorruptRecordError:
-            log.exception("game %s: its record cannot be read; skipped", gid)
+    # Games are delivered side by side (each under its own lease): one after another, a pass
+    # over many games behind a spent budget took longer than a minute, and a game whose item
+    # was refused waited a whole pass for its next try (its mover's hand stayed as it was).
+    gate = asyncio.Semaphore(SWEEP_GAMES_AT_ONCE)
+
+    async def one(gid: GameId) -> None:
+        async with gate:
+            try:
+                await ctx.deliver(gid)
+            except CorruptRecordError:
+                log.exception("game %s: its record cannot be read; skipped", gid)
+
+    outcomes = await asyncio.gather(
+        *(one(gid) for gid in await ctx.store.owing_games()), return_exceptions=True
+    )
+    failed = next((o for o in outcomes if isinstance(o, BaseException)), None)
+    if failed is not None:
+        raise failed  # (Redis away: the sweeper says so once) after every other game's turn
