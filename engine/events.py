@@ -100,11 +100,12 @@ class GoalPeeked:
 
 @dataclass(frozen=True, slots=True)
 class RockfallPlayed:
-    """A tunnel card was removed from the maze."""
+    """A tunnel card was removed from the maze (`rotated`: it lay turned by 180°)."""
 
     player: PlayerId
     at: Coord
     removed: Card
+    rotated: bool = False
     audience: PlayerId | None = PUBLIC
 
 

@@ -233,11 +233,12 @@ def apply(state: GameState, player: PlayerId, action: Action) -> Transition:
     elif isinstance(action, Rockfall):
         t.take_from_hand(seat, Card.ROCKFALL)
         t.own_maze()
-        removed = bd.card_of(t.maze.pop(action.at))
+        lying = t.maze.pop(action.at)
+        removed = bd.card_of(lying)
         t.discards += (Card.ROCKFALL, removed)
         t.net = bd.build_net(t.maze, t.hidden_goals())
         t.last_at = action.at
-        t.events.append(RockfallPlayed(pid, action.at, removed))
+        t.events.append(RockfallPlayed(pid, action.at, removed, bd.is_rotated(lying)))
     elif isinstance(action, Discard):
         for c in action.cards:
             t.take_from_hand(seat, c)

@@ -36,7 +36,7 @@ class Deed(Enum):
     BROKE = "broke"  # broke `target`'s `tool`
     REPAIRED = "repaired"  # repaired `target`'s `tool`
     PEEKED = "peeked"  # looked at the goal at `at` with a map (what they saw stays secret)
-    ROCKFALL = "rockfall"  # removed the card `card` at `at`
+    ROCKFALL = "rockfall"  # removed the card `card` at `at` (`rotated`: as it lay)
     DISCARDED = "discarded"  # discarded `count` cards face down
     CLEARED = "cleared"  # Deluxe: discarded two cards to remove `card` in front of themselves
     THEFT = "theft"  # Deluxe: laid a theft card before themselves
@@ -62,6 +62,7 @@ class Entry:
     card: Card | None = None
     at: Coord | None = None
     count: int | None = None
+    rotated: bool = False  # a removed tunnel card lay turned by 180°
 
 
 _ON_PLAYER: dict[Kind, Deed] = {
@@ -103,7 +104,7 @@ def _entries(number: int, events: Iterable[Event]) -> Iterable[Entry]:
         elif isinstance(e, MapUsed):
             yield Entry(number, e.player, Deed.PEEKED, at=e.at)
         elif isinstance(e, RockfallPlayed):
-            yield Entry(number, e.player, Deed.ROCKFALL, card=e.removed, at=e.at)
+            yield Entry(number, e.player, Deed.ROCKFALL, card=e.removed, at=e.at, rotated=e.rotated)
         elif isinstance(e, InFrontCleared):
             yield Entry(number, e.player, Deed.CLEARED, card=e.card)
         elif isinstance(e, PlayerPassed):

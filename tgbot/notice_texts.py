@@ -120,6 +120,27 @@ def practice_idle_ended(lang: Language, *, hours: int) -> str:
 
 
 @notice
+def turn_limit_changed(lang: Language, *, record: GameRecord, by: str, hours: int | None) -> str:
+    """The group's line when the time per turn changed during play: who changed it, to what,
+    and when the turn being played now ends (from the record as delivered)."""
+    tr, name = texts(lang), presenter.escape_text(by)
+    if hours is None:
+        line = tr.gettext("⏱ {name} removed the time limit per turn.", name=name)
+    else:
+        line = tr.gettext(
+            "⏱ {name} set the time per turn to {time}.",
+            name=name,
+            time=presenter.hours_text(tr, hours),
+        )
+    ends_at = time_texts.turn_ends_at(record)
+    if ends_at is None:
+        return line
+    return "\n".join(
+        [line, tr.gettext("This turn now ends {moment}.", moment=time_texts.moment(ends_at))]
+    )
+
+
+@notice
 def game_cancelled(lang: Language) -> str:
     """A game (or lobby) was cancelled."""
     return texts(lang).gettext("The game was cancelled.")

@@ -333,7 +333,7 @@ def _deed_line(tr: Texts, d: Entry, names: Mapping[int, str]) -> str:
         goal = goal_name_at(tr, d.at) if d.at is not None else "?"
         return tr.gettext("· {name} looked at the {goal} goal card", name=name, goal=goal)
     if d.deed is Deed.ROCKFALL:
-        card = _card(tr, d.card) if d.card is not None else "?"
+        card = escape(placed_card_name(tr, d.card, d.rotated)) if d.card is not None else "?"
         where = cell_label(d.at) if d.at is not None else "?"
         return tr.gettext(
             "· {name} removed {card} at {cell} with a rockfall", name=name, card=card, cell=where

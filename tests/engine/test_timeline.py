@@ -18,7 +18,7 @@ from engine import (
     apply,
 )
 from engine.archive import archive_of, public_rounds, transitions
-from engine.events import Event, GoalPeeked, MapUsed, RoleSeen
+from engine.events import Event, GoalPeeked, MapUsed, RockfallPlayed, RoleSeen
 from engine.timeline import Deed, Entry, is_dead_end, timeline
 
 from .playout import played
@@ -163,3 +163,21 @@ def test_seeded_rounds_give_one_deed_or_more_per_move(
         peeks = [e for e in deeds if e.deed is Deed.PEEKED]
         assert all(e.card is None for e in peeks)
         i += len(r.moves)
+
+
+def test_a_rockfall_names_the_removed_card_as_it_lay() -> None:
+    """A turned card removed by a rockfall is told turned (the event and the deed say so)."""
+    state = setup(
+        base_game(4),
+        hands={A: [Card.CURVE_NE, Card.CROSS], B: [Card.ROCKFALL, Card.CROSS]},
+        deck=[Card.CROSS] * 10,
+        turn=A,
+    )
+    moves = _play(
+        state, [(A, PlaceTunnel(Card.CURVE_NE, (1, 0), rotated=True)), (B, Rockfall((1, 0)))]
+    )
+    (rockfall,) = [e for e in moves[1] if isinstance(e, RockfallPlayed)]
+    assert (rockfall.removed, rockfall.rotated) == (Card.CURVE_NE, True)
+    assert timeline(moves)[-1] == Entry(
+        2, B, Deed.ROCKFALL, card=Card.CURVE_NE, at=(1, 0), rotated=True
+    )

@@ -8,6 +8,7 @@ import pytest
 
 from engine import Card, GameState, Tool, new_game
 from engine.events import ActionPlayed, CardsDiscarded
+from engine.timeline import Deed, Entry
 from tgbot import guide, lobby_texts, menus, names, presenter
 from tgbot.buttons import PickTarget, SetLanguage
 from tgbot.i18n import LANGUAGES, Language, texts
@@ -118,3 +119,16 @@ def test_help_and_rules_come_in_each_language() -> None:
     base, deluxe = guide.rules_texts(KO)
     assert "3~10명" in base and "2~12명" in deluxe
     assert texts(KO).pgettext("toast", "Done!") == "완료!"
+
+
+@pytest.mark.parametrize("lang", [EN, KO])
+def test_the_round_story_draws_a_card_removed_by_a_rockfall_as_it_lay(lang: Language) -> None:
+    """A turned tunnel card's glyph is turned in the rockfall's line; an upright one is not."""
+    tr = texts(lang)
+    turned = Entry(3, 2, Deed.ROCKFALL, card=Card.CURVE_NE, at=(1, 0), rotated=True)
+    upright = dataclasses.replace(turned, rotated=False)
+    (turned_line,) = presenter.deeds_lines([turned], NAMES, lang)
+    (upright_line,) = presenter.deeds_lines([upright], NAMES, lang)
+    assert names.placed_card_name(tr, Card.CURVE_NE, True) in turned_line
+    assert names.placed_card_name(tr, Card.CURVE_NE, False) in upright_line
+    assert turned_line != upright_line

@@ -390,3 +390,19 @@ async def test_a_new_time_per_turn_during_play_redraws_the_deadline_on_every_han
     await _limit_one_hour(table, gid)
     for uid in hands:
         assert new in shown(uid) and old not in shown(uid), uid
+    # The group is told too, below the board, with the turn's new end.
+    told = table.group()[-1]
+    assert told.kind == "text", told
+    assert "set the time per turn to 1 h" in told.text and new in told.text, told.text
+
+
+async def test_removing_the_time_limit_during_play_is_told_without_a_deadline(
+    table: Table,
+) -> None:
+    """/settings → no limit: the group is told the limit is gone, and no turn end is named."""
+    gid = await table.start()
+    revision = (await table.record(gid)).lobby.revision
+    await table.lobby_tap(ANN, SetTurnLimit(gid, revision, None))
+    told = table.group()[-1]
+    assert "removed the time limit per turn" in told.text and "tg-time" not in told.text
+    assert await table.deadlines.pending() == []

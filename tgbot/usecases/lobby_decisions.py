@@ -186,8 +186,9 @@ def _retime(
         return _answer(text)
     lobby = record.lobby.changed(turn_limit_hours=command.hours)
     # The turn's deadline moved: every live hand message says when the turn ends, so each is
-    # redrawn (the board caption follows with the next move).
-    owed = owe(record.owed, edits=[user for user, _ in record.messages.hands])
+    # redrawn, and the group is told below its board (whose caption follows with the next move).
+    told = notices.said(notice_texts.turn_limit_changed, by=req.person.name, hours=command.hours)
+    owed = owe(record.owed, texts=[told], edits=[user for user, _ in record.messages.hands])
     saved = Outcome(Toast(tr.pgettext("toast", "Saved.")), Then.RETIMED)
     return Decision(saved, dataclasses.replace(record, lobby=lobby, owed=owed))
 
