@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine import board as bd
-from engine.cards import CARDS, EDGES, STEP, Card
+from engine.cards import CARDS, EDGES, OPPOSITE, STEP, Card
 from engine.model import Coord, Net
 
 FAR = 99
@@ -74,6 +74,11 @@ def after_place(
             n = (x + dx, y + dy)
             if n not in maze:
                 fresh.append(n)
+            elif not net.reached.get(n, 0) & OPPOSITE[e]:
+                # The card joins tunnels a rockfall cut off: they count again.
+                rest = dict(maze)
+                rest[at] = c
+                return reach(bd.build_net(rest, r.goals), r.goals).best
     out: list[int] = []
     for g, b1, at1, b2 in zip(r.goals, r.best, r.best_at, r.second, strict=True):
         d = b2 if at1 == at else b1
