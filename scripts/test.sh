@@ -7,4 +7,6 @@ bash scripts/setup.sh --test
 ruff check .
 ruff format --check engine ai render tgbot emulator sandbox tests bench 2>/dev/null || { echo "ruff format: run 'ruff format' (see above)"; ruff format --check --diff engine ai render tgbot emulator sandbox tests bench | head -40; exit 1; }
 mypy engine ai render tgbot sandbox emulator tests
-pytest -n "${PYTEST_WORKERS:-2}" --dist loadfile "$@"  # a module on one worker; PYTEST_WORKERS=0: one process
+# Four workers on two cores: the end-to-end tests spend much of their time waiting (processes
+# starting, leases expiring, failovers), so their waits overlap (quiet machine: 225 s, not 262).
+pytest -n "${PYTEST_WORKERS:-4}" --dist loadfile "$@"  # a module on one worker; PYTEST_WORKERS=0: one process
