@@ -44,6 +44,27 @@ def commands(message: Message) -> list[tuple[object, str]]:
     return [(decode(data), data) for _, data in buttons(message)]
 
 
+async def follow_to_confirm(
+    rng: random.Random,
+    options: Callable[[], list[tuple[object, str]]],
+    tap: Callable[[str], Awaitable[None]],
+    steps: int,
+) -> bool:
+    """After a card is picked: Confirm when offered, else a seeded pick (a spot, a target, a
+    tool, a goal), at most `steps` times; True once confirmed."""
+    for _ in range(steps):
+        offered = options()
+        confirm = [d for c, d in offered if isinstance(c, CONFIRMS)]
+        if confirm:
+            await tap(confirm[0])
+            return True
+        picks = [d for c, d in offered if isinstance(c, PICKS)]
+        if not picks:
+            return False
+        await tap(rng.choice(picks))
+    return False
+
+
 async def play_one_move(
     rng: random.Random,
     options: Callable[[], list[tuple[object, str]]],
@@ -54,16 +75,8 @@ async def play_one_move(
     cards = [d for c, d in options() if isinstance(c, PickCard)]
     if cards and rng.random() < 0.7:
         await tap(rng.choice(cards))
-        for _ in range(3):
-            offered = options()
-            confirm = [d for c, d in offered if isinstance(c, CONFIRMS)]
-            if confirm:
-                await tap(confirm[0])
-                return
-            picks = [d for c, d in offered if isinstance(c, PICKS)]
-            if not picks:
-                break
-            await tap(rng.choice(picks))
+        if await follow_to_confirm(rng, options, tap, steps=3):
+            return
     # Nothing played: discard a card.
     start = [d for c, d in options() if isinstance(c, StartDiscard)]
     if not start:
@@ -120,16 +133,8 @@ async def dig_for_gold(
     maps = [d for name, d in playable if name in MAPS]
     if maps and rng.random() < 0.5:  # a map now and then: it slows nobody (its result: an alert)
         await tap(maps[0])
-        for _ in range(2):
-            offered = [(c, d) for c, d, _ in options()]
-            confirm = [d for c, d in offered if isinstance(c, CONFIRMS)]
-            if confirm:
-                await tap(confirm[0])
-                return
-            picks = [d for c, d in offered if isinstance(c, PICKS)]
-            if not picks:
-                break
-            await tap(rng.choice(picks))
+        if await follow_to_confirm(rng, lambda: [(c, d) for c, d, _ in options()], tap, steps=2):
+            return
         if not any(isinstance(c, StartDiscard) for c, _, _ in options()):
             await tap(options()[-1][1])  # Back to the hand
     for _, data in sorted((DIGGERS[name], d) for name, d in playable if name in DIGGERS):

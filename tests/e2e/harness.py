@@ -7,9 +7,10 @@ until the bot has handled each update before the test looks at the chats.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import socket
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ from tgbot.app import ALLOWED_UPDATES, build_application
 from tgbot.config import Config
 from tgbot.http_client import AiohttpRequest
 from tgbot.records import GameRecord
+from tgbot.redis_client import CONNECTIONS, open_redis
 from tgbot.redis_store import RedisStore
 from tgbot.updates import ChatOrderedProcessor
 from tgbot.webhook import WebhookServer, open_webhook
@@ -258,3 +260,20 @@ class World:
         """The active game of a chat, as stored (for assertions only, never for acting)."""
         gid = await self.store.active_game(chat_id, None)
         return None if gid is None else await self.store.load(gid)
+
+
+@contextlib.asynccontextmanager
+async def world_over(
+    url: str, key_prefix: str, timeout: float, connections: int = CONNECTIONS
+) -> AsyncIterator[World]:
+    """The emulator and the bot over the Redis at `url` with the bot's production client (calls
+    timing out after `timeout`, at most `connections` at once), until the block ends."""
+    client = open_redis(url, timeout, connections=connections)
+    assert isinstance(client, Redis)
+    world = World(client, key_prefix)
+    await world.start()
+    try:
+        yield world
+    finally:
+        await world.stop()
+        await client.aclose()

@@ -27,10 +27,9 @@ from emulator.server import BotApiEmulator
 from tests.catalog import texts
 from tgbot.buttons import PickCard
 from tgbot.i18n import Language, parse_language
-from tgbot.redis_client import open_redis
 
 from .games import data_of, live_hand, reach_confirm, start_game, state_of, to_act
-from .harness import World, buttons, free_port, shown
+from .harness import World, buttons, free_port, shown, world_over
 from .own_redis import OwnRedis, own_redis
 from .procs import (
     BotProcess,
@@ -96,15 +95,8 @@ def chats_as_seen(state: EmulatorState, chat_ids: Sequence[int]) -> Seen:
 @contextlib.asynccontextmanager
 async def world_on(server: OwnRedis) -> AsyncIterator[World]:
     """The emulator and the bot over this server, with the bot's production Redis client."""
-    client = open_redis(server.url, 1.0)
-    assert isinstance(client, Redis)
-    world = World(client, KEY_PREFIX)
-    await world.start()
-    try:
+    async with world_over(server.url, KEY_PREFIX, 1.0) as world:
         yield world
-    finally:
-        await world.stop()
-        await client.aclose()
 
 
 async def test_taps_while_redis_is_away_are_answered_busy_and_change_nothing(

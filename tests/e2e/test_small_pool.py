@@ -13,10 +13,9 @@ from redis.asyncio import Redis
 from tests.catalog import texts
 from tgbot.buttons import ConfirmDiscard, StartDiscard, ToggleDiscard
 from tgbot.i18n import Language
-from tgbot.redis_client import open_redis
 
 from .games import data_of, live_hand, reach_discard_confirm, start_game, state_of, to_act
-from .harness import World
+from .harness import World, world_over
 
 GAMES = 4
 
@@ -26,15 +25,8 @@ async def small_pool_world(
     redis_url: str, key_prefix: str, server_client: Redis
 ) -> AsyncIterator[World]:
     """The bot over a client of two connections (`server_client` deletes the keys after)."""
-    client = open_redis(redis_url, 5.0, connections=2)
-    assert isinstance(client, Redis)
-    world = World(client, key_prefix)
-    await world.start()
-    try:
+    async with world_over(redis_url, key_prefix, 5.0, connections=2) as world:
         yield world
-    finally:
-        await world.stop()
-        await client.aclose()
 
 
 async def test_moves_of_many_games_at_once_wait_for_the_pool_and_all_go_through(
