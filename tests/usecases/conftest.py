@@ -199,16 +199,24 @@ class Table:
             added = (await self.record(gid)).lobby.computers
             assert len(added) == len(lobby.computers) + 1, toast
 
-    async def start_with_computers(
+    async def lobby_with_computers(
         self, people: tuple[int, ...] = (ANN,), computers: int = 2, level: Level | None = None
     ) -> str:
-        """A started game of these people (the first opens it) and computer players, at the
-        computers' default level or this one; its id."""
+        """A lobby of these people (the first opens it) and computer players, at the computers'
+        default level or this one, not started yet; its id."""
         gid = await self.open(people[0])
         await self.join(gid, *people)
         await self.add_computers(gid, computers)
         if level is not None:
             await self.set_level(gid, level)
+        return gid
+
+    async def start_with_computers(
+        self, people: tuple[int, ...] = (ANN,), computers: int = 2, level: Level | None = None
+    ) -> str:
+        """A started game of these people (the first opens it) and computer players, at the
+        computers' default level or this one; its id."""
+        gid = await self.lobby_with_computers(people, computers, level)
         revision = (await self.record(gid)).lobby.revision
         toast = await self.lobby_tap(people[0], StartGame(gid, revision))
         assert toast.text == "Done!", toast

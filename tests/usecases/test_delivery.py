@@ -203,10 +203,7 @@ async def test_a_move_saved_while_a_hand_is_sent_is_drawn_after_it() -> None:
         return sent
 
     table.sender.private_photo = meanwhile  # type: ignore[method-assign]
-    gid = await table.open(ANN)
-    await table.join(gid, ANN)
-    await table.add_computers(gid, 2)
-    await table.set_level(gid, Level.HEURISTIC)
+    gid = await table.lobby_with_computers((ANN,), 2, Level.HEURISTIC)
     revision = (await table.record(gid)).lobby.revision
     await table.lobby_tap(ANN, StartGame(gid, revision))
     state = await table.state(gid)
