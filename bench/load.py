@@ -5,7 +5,8 @@ once, each game with one tap in flight, as humans play (tap, wait for the answer
 Run: `python bench/load.py --games 10 --players 4 --latency 150 --moves 10`
 (`--bot PATH` runs another checkout's `saboteur-bot`, to compare two versions; `--upload-kbps`
 limits the upload bandwidth; the emulator takes photo sizes from the PNG header instead of
-thumbnailing, unless `--full-photos`; `--trips` counts Redis round trips).
+thumbnailing, unless `--full-photos`; Redis round trips are always counted, and `--trips` also
+counts the commands clients send, by name).
 `--processes N` runs N bot processes behind a real `haproxy` balancing round-robin (`--haproxy`
 puts it in front of one process too); `--cluster` a local six-node Redis Cluster (three masters,
 three replicas, no persistence) instead of one `redis-server`. CPU and Redis figures are
@@ -434,6 +435,7 @@ async def run(args: argparse.Namespace) -> None:
             cpu0 = sum(cpu_seconds(proc.pid) for proc in procs)
             sys0 = sum(cpu_split(proc.pid)[1] for proc in procs)
             commands0, _ = await redis_figures(nodes)
+            reads0 = await redis_reads(nodes)
             calls0, uploads0 = emu.calls.copy(), state.photo_uploads
             counters0 = await bot_counters(bots)
             sent: Counter[str] = Counter()
@@ -448,6 +450,7 @@ async def run(args: argparse.Namespace) -> None:
                     await watcher
             elapsed = time.perf_counter() - started
             await asyncio.gather(*fig.waiting)
+            reads = await redis_reads(nodes) - reads0
             cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu0
             kernel = sum(cpu_split(proc.pid)[1] for proc in procs) - sys0
             commands, memory = await redis_figures(nodes)
@@ -471,8 +474,9 @@ async def run(args: argparse.Namespace) -> None:
     redis -= Counter({"info": 1, "scan": redis["scan"], "memory|usage": redis["memory|usage"]})
     print(f"Redis commands per move        {redis.total() / moves:8.1f}  ", end="")
     print(", ".join(f"{m} {n / moves:.1f}" for m, n in redis.most_common(12)))
+    print(f"Redis round trips per move     {reads / moves:8.1f}  (read events Redis processed)")
     if args.trips:
-        print(f"Redis round trips per move     {sent.total() / moves:8.1f}  ", end="")
+        print(f"Redis commands sent per move   {sent.total() / moves:8.1f}  ", end="")
         print(", ".join(f"{m} {n / moves:.1f}" for m, n in sent.most_common(12)))
     print(f"Redis bytes per game           {memory / args.games:8.0f}")
     print(f"Bot API calls per move         {calls.total() / moves:8.1f}  ", end="")
@@ -482,6 +486,19 @@ async def run(args: argparse.Namespace) -> None:
     print(", ".join(f"{text!r} {n}" for text, n in fig.confirmed.most_common()))
     print("bot counters per move          ", end="")
     print(", ".join(f"{k.removeprefix('saboteur_')} {v / moves:.2f}" for k, v in counters.items()))
+
+
+async def redis_reads(urls: list[str]) -> int:
+    """The read events every master processed so far: about one per round trip (a pipeline's
+    commands arrive in one read unless they are larger than Redis's 16 KB read buffer)."""
+    total = 0
+    for url in urls:
+        client = Redis.from_url(url)
+        try:
+            total += int((await client.info("stats"))["total_reads_processed"])
+        finally:
+            await client.aclose()
+    return total
 
 
 async def watch_redis(url: str, seen: Counter[str]) -> None:
@@ -516,7 +533,7 @@ def main() -> None:
     parser.add_argument(
         "--trips",
         action="store_true",
-        help="count Redis round trips (MONITOR: slower; a pipeline's commands count one each)",
+        help="count the commands clients send, by name (MONITOR: slower)",
     )
     parser.add_argument("--bot", default=str(ROOT / ".venv" / "bin" / "saboteur-bot"))
     parser.add_argument("--processes", type=int, default=1, help="bot processes (haproxy)")
