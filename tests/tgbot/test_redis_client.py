@@ -19,6 +19,7 @@ from redis.exceptions import (
 
 from tgbot.config import ConfigError
 from tgbot.redis_client import open_redis, retry_delays, unavailable, wait_for_redis
+from tgbot.redis_pool import LeanConnection, LeanSSLConnection, LeanUnixConnection
 
 
 async def test_every_call_and_every_connection_has_the_timeout() -> None:
@@ -64,6 +65,38 @@ async def test_a_call_waits_for_a_connection_no_longer_than_its_timeout(redis_ur
         await pool.release(taken)
         assert await client.ping()  # free again: the next call goes through
     finally:
+        await client.aclose()
+
+
+async def test_a_connection_dropped_by_redis_is_found_and_the_call_made_again(
+    redis_url: str,
+) -> None:
+    """The pool's connections write without a task each (`redis_pool._LeanWrites`); one that
+    Redis closed (CLIENT KILL, as at a restart) is reconnected, and the call goes through."""
+    client = open_redis(redis_url, 2.0, connections=1)
+    other = Redis.from_url(redis_url)
+    assert isinstance(client, Redis)
+    try:
+        pool = client.connection_pool
+        assert pool.connection_class is LeanConnection
+        assert await client.client_setname("lean-writes")
+        await other.client_kill_filter(_id=str(await client.client_id()))
+        assert await client.client_getname() is None  # a new connection: its name is gone
+        assert len(pool._available_connections) == 1
+        assert await asyncio.gather(*(client.ping() for _ in range(20))) == [True] * 20
+    finally:
+        await client.aclose()
+        await other.aclose()
+
+
+async def test_unix_socket_and_tls_urls_get_their_lean_connections() -> None:
+    for url, kind in (
+        ("unix:///tmp/none.sock", LeanUnixConnection),
+        ("rediss://127.0.0.1:6390/0", LeanSSLConnection),
+    ):
+        client = open_redis(url, 1.0)
+        assert isinstance(client, Redis)
+        assert client.connection_pool.connection_class is kind
         await client.aclose()
 
 
