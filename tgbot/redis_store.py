@@ -107,23 +107,33 @@ class RedisStore(Updating):
         return self.keys.prefix
 
     async def owing_games(self) -> tuple[GameId, ...]:
-        """The ids of games with announcements not delivered yet (dropping settled marks)."""
-        owing: list[GameId] = []
+        """The ids of games with announcements not delivered yet (dropping settled marks).
+
+        One round trip reads every shard's marks, one more every marked game's rev and debt,
+        and one more drops the settled marks (each mark's drop checks its score again).
+        """
+        shards = Trip(self.redis)
         for shard in range(SHARDS):
-            key = self.keys.outbox(shard)
-            marks = await self.redis.zrange(key, 0, -1, withscores=True)
+            shards.add("zrange", self.keys.outbox(shard), 0, -1, withscores=True)
+        marked: list[tuple[str, str, float]] = []  # (shard's key, game id, score)
+        for shard, marks in enumerate(await shards.run()):
             listed = cast("list[tuple[bytes | str, float]]", marks)
-            trip = Trip(self.redis)  # every marked game's rev and debt in one round trip
-            for raw, _ in listed:
-                trip.add("hmget", self.keys.game(_text(raw)), ["rev", "owes"])
-            for (raw, score), (rev, owes) in zip(listed, await trip.run(), strict=True):
-                gid = _text(raw)
-                if rev is None:
-                    await self._settle(keys=[key], args=[gid, 0])
-                elif owes is not None and _text(owes) == "0" and int(_text(rev)) >= score:
-                    await self._settle(keys=[key], args=[gid, int(_text(rev))])
-                else:
-                    owing.append(gid)
+            marked.extend((self.keys.outbox(shard), _text(raw), score) for raw, score in listed)
+        if not marked:
+            return ()
+        games = Trip(self.redis)
+        for _, gid, _ in marked:
+            games.add("hmget", self.keys.game(gid), ["rev", "owes"])
+        owing: list[GameId] = []
+        settles = Trip(self.redis)
+        for (key, gid, score), (rev, owes) in zip(marked, await games.run(), strict=True):
+            if rev is None:
+                settles.script(self._settle, [key], [gid, 0])
+            elif owes is not None and _text(owes) == "0" and int(_text(rev)) >= score:
+                settles.script(self._settle, [key], [gid, int(_text(rev))])
+            else:
+                owing.append(gid)
+        await settles.run()
         return tuple(sorted(owing))
 
     # games

@@ -17,6 +17,7 @@ from typing import cast
 from .clocks import CLAIM_LEASE_SECONDS, CLAIMED, Deadline, parse_member
 from .keys import SHARDS, Keys, shard_of
 from .redis_client import RedisClient
+from .trips import Trip
 
 # A claim is the member `claimed|<name>` scored at the lease's end, beside the deadline's own
 # member (which may be scheduled again meanwhile, a retry, without touching the claim).
@@ -94,9 +95,17 @@ class DeadlineIndex:
 
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
         """Take the deadlines due at `now`, each to one caller, held for `CLAIM_LEASE_SECONDS`:
-        one not `done` by then is due again."""
-        out: list[str] = []
+        one not `done` by then is due again.
+
+        One round trip looks at every shard's earliest deadline (nothing is due in most
+        sweeps); the shards with one due are claimed from, one script each, up to `limit`.
+        """
+        peek = Trip(self.redis)
         for shard in range(SHARDS):
+            peek.add("zrangebyscore", self.keys.deadlines(shard), "-inf", now, start=0, num=1)
+        due = [shard for shard, first in enumerate(await peek.run()) if first]
+        out: list[str] = []
+        for shard in due:
             if len(out) >= limit:
                 break
             key = self.keys.deadlines(shard)
@@ -110,12 +119,11 @@ class DeadlineIndex:
         await self.redis.zrem(self.keys.deadlines(_shard(member)), CLAIMED + member)
 
     async def next_due(self) -> float | None:
-        """When the earliest pending deadline is due, if any."""
-        firsts: list[float] = []
+        """When the earliest pending deadline is due, if any (one round trip)."""
+        trip = Trip(self.redis)
         for shard in range(SHARDS):
-            first = await self.redis.zrange(self.keys.deadlines(shard), 0, 0, withscores=True)
-            if first:
-                firsts.append(float(first[0][1]))
+            trip.add("zrange", self.keys.deadlines(shard), 0, 0, withscores=True)
+        firsts = [float(first[0][1]) for first in await trip.run() if first]
         return min(firsts, default=None)
 
     async def pending(self) -> list[tuple[str, float]]:
