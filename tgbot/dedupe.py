@@ -86,20 +86,20 @@ class UpdateLedger:
     async def begin(self, update_id: int, reads: Reads | None = None) -> Begun:
         """Take an update to handle it (webhook): NEW if this process now holds it.
 
-        One round trip: the bit, the hold, the bit again (an update finished between the two
-        looks is done), and the `reads` the handler will want, made ahead.
+        One round trip: the hold, then the bit (an update finished before the hold was taken
+        has its bit set by then: `done` sets the bit before it lets go of the hold), and the
+        `reads` the handler will want, made ahead.
         """
         if update_id < 0:
             raise ValueError(f"update ids are not negative: {update_id}")
         window, bit = divmod(update_id, WINDOW)
         trip = Trip(self.redis)
-        first = trip.add("getbit", self.keys.updates(window), bit)
         hold = self.keys.update_hold(update_id)
         taken = trip.add("set", hold, self.token, nx=True, px=self.hold_ms)
-        again = trip.add("getbit", self.keys.updates(window), bit)
+        handled = trip.add("getbit", self.keys.updates(window), bit)
         got = None if reads is None else reads(trip)
         answers = await trip.run()
-        if answers[first] or (answers[taken] and answers[again]):
+        if answers[handled]:
             if answers[taken]:
                 await self.release(update_id)
             return Begun.DONE
