@@ -17,7 +17,7 @@ from typing import cast
 from .clocks import CLAIM_LEASE_SECONDS, CLAIMED, Deadline, parse_member
 from .keys import SHARDS, Keys, shard_of
 from .redis_client import RedisClient
-from .trips import Trip
+from .trips import Trip, ride
 
 # A claim is the member `claimed|<name>` scored at the lease's end, beside the deadline's own
 # member (which may be scheduled again meanwhile, a retry, without touching the claim).
@@ -76,8 +76,8 @@ class DeadlineIndex:
             await self.redis.zrem(self.keys.deadlines(shard), *names)
 
     async def replace(self, members: Iterable[str], deadlines: Iterable[Deadline]) -> None:
-        """Forget `members` and schedule `deadlines` in one pipeline (one round trip; a turn's
-        deadlines are one game's, in one shard)."""
+        """Forget `members` and schedule `deadlines` in one round trip (a turn's deadlines are
+        one game's, in one shard), or with the next trip inside `trips.riding`."""
         gone: dict[int, list[str]] = {}
         for member in members:
             gone.setdefault(_shard(member), []).append(member)
@@ -86,12 +86,13 @@ class DeadlineIndex:
             new.setdefault(shard_of(d.game), {})[d.member] = d.at
         if not gone and not new:
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for shard, names in sorted(gone.items()):
-                pipe.zrem(self.keys.deadlines(shard), *names)
-            for shard, mapping in sorted(new.items()):
-                pipe.zadd(self.keys.deadlines(shard), mapping)
-            await pipe.execute()
+        trip = Trip(self.redis)
+        for shard, names in sorted(gone.items()):
+            trip.add("zrem", self.keys.deadlines(shard), *names)
+        for shard, mapping in sorted(new.items()):
+            trip.add("zadd", self.keys.deadlines(shard), mapping)
+        if not ride(trip):  # (inside `trips.riding`, it goes with the next trip)
+            await trip.run()
 
     async def claim_due(self, now: float, *, limit: int = 20) -> list[str]:
         """Take the deadlines due at `now`, each to one caller, held for `CLAIM_LEASE_SECONDS`:

@@ -10,12 +10,21 @@ them leaves a prefix, as when they were sent one by one.
 A Redis Cluster client refuses scripts in a pipeline and sends each node its share at once (no
 order across slots), so on a Cluster a trip's commands are sent one after another, in order:
 the same answers, a round trip each.
+
+Writes that need no answer before the code goes on can ride with the next trip (`riding`,
+`ride`): the turn's new deadlines, saved after a move, go with the delivery's lease that comes
+next, instead of a round trip of their own. They are sent first in that trip (in the order they
+were made), so a crash leaves the same prefix as before; whatever has found no trip when the
+block ends is sent then, alone.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import weakref
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
@@ -43,6 +52,52 @@ _Op = _Command | _Script
 _LOADED: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()  # by client
 
 
+@dataclass(slots=True)
+class _Riders:
+    """Commands waiting for the next trip, per client (in the order they were made)."""
+
+    ops: list[tuple[Any, _Op]] = field(default_factory=list)
+
+    def take(self, redis: Any) -> list[_Op]:
+        """The commands of `redis` waiting, taken out."""
+        mine = [op for client, op in self.ops if client is redis]
+        if mine:
+            self.ops = [(client, op) for client, op in self.ops if client is not redis]
+        return mine
+
+
+_RIDERS: contextvars.ContextVar[_Riders | None] = contextvars.ContextVar("riders", default=None)
+
+
+@contextlib.asynccontextmanager
+async def riding() -> AsyncIterator[None]:
+    """Trips `ride`d inside go with the next trip made inside (by this task or one it starts,
+    on the same client); those left at the end are sent then, one trip per client."""
+    riders = _Riders()
+    token = _RIDERS.set(riders)
+    try:
+        yield
+    finally:
+        _RIDERS.reset(token)
+        while riders.ops:
+            client = riders.ops[0][0]
+            left = Trip(client)
+            left._ops = riders.take(client)
+            await left.run()
+
+
+def ride(trip: Trip) -> bool:
+    """Queue a trip's commands to go with the next trip (True), inside `riding`; False outside
+    it (the caller runs the trip itself). Their answers are not given; an error among them is
+    raised by the trip that carries them."""
+    riders = _RIDERS.get()
+    if riders is None:
+        return False
+    riders.ops.extend((trip.redis, op) for op in trip._ops)
+    trip._ops = []
+    return True
+
+
 class Trip:
     """Commands added, then sent together by `run`, their answers in the order added."""
 
@@ -64,8 +119,16 @@ class Trip:
         return len(self._ops)
 
     async def run(self) -> list[Any]:
-        """Send everything queued (one round trip on one server); the answers. Raises the first
-        error."""
+        """Send everything queued (one round trip on one server), after the commands riding
+        with it (`ride`); the answers of what was queued. Raises the first error."""
+        riders = _RIDERS.get()
+        carried = [] if riders is None or not self._ops else riders.take(self.redis)
+        if carried:
+            self._ops[:0] = carried
+            return (await self._run())[len(carried) :]
+        return await self._run()
+
+    async def _run(self) -> list[Any]:
         if not self._ops:
             return []
         if isinstance(self.redis, RedisCluster):

@@ -146,7 +146,8 @@ async def test_a_move_is_saved_and_answered_within_two_round_trips(
             first = before_answer(wire)
             assert len(first) <= 2, [t.commands for t in first]
             assert saves(first) == 1 and loads(first) == 0, [t.commands for t in first]
-            assert len(wire.trips) <= 13, [t.commands for t in wire.trips]  # delivery included
+            # delivery included: the turn's deadlines ride with its lease
+            assert len(wire.trips) <= 12, [t.commands for t in wire.trips]
         await other.redis.aclose()
 
 

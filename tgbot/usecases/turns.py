@@ -27,6 +27,7 @@ from ..archives import round_deeds, round_end
 from ..notices import GameOver, Message, RoundOver, Told, as_message, said, told
 from ..outbox import END, Owed, owe
 from ..records import GameRecord, Status, is_computer_id
+from ..trips import riding
 from .context import FINISHED_TTL_SECONDS, Context
 
 _PRIVATE_EVENTS = GoalPeeked | RoleSeen | HandDealt | RoleDealt | GoldReceived
@@ -247,8 +248,9 @@ async def after_move(ctx: Context, record: GameRecord, before_version: int) -> N
         await ctx.store.finish(record.game_id, FINISHED_TTL_SECONDS)
         for uid in record.human_ids:
             await ctx.store.remove_user_game(uid, record.game_id)
-    await schedule(ctx, record, before_version)
-    await ctx.deliver(record.game_id)
+    async with riding():  # the turn's deadlines go to Redis with the delivery's lease
+        await schedule(ctx, record, before_version)
+        await ctx.deliver(record.game_id)
 
 
 async def schedule(ctx: Context, record: GameRecord, previous_version: int | None) -> None:
