@@ -15,6 +15,12 @@ What counts is what Telegram's limit counts, messages: sends and edits, ephemera
 10.2: a message, if one only its receiver sees) included. A person's own next screen and an
 ephemeral panel, which answer their tap, are counted (`charge`) but never held back. Answers to
 button taps (a toast, not a message in any chat) and deletions (nothing sent) do not count.
+
+A charge needs no answer, so it makes no round trip of its own: the process counts it and the
+next take carries it to the bucket before taking (in a busy bot that is within milliseconds);
+charges kept longer than CHARGES_KEPT are sent with the next charge. Counted late, a charge
+takes from a bucket that may have refilled to its top meanwhile: never fewer tokens than if it
+had been counted at once.
 """
 
 from __future__ import annotations
@@ -41,9 +47,11 @@ BOOK_AHEAD_OVERDUE = 5.0  # a chat refused AGED_AFTER times books whatever the q
 # one goes through): with more to send than the budget allows, the sends that are not urgent
 # were refused again at every try (a board and a mover's redraw waited more than a minute).
 AGED_AFTER = 2
+CHARGES_KEPT = 0.2  # seconds a process keeps charges for its next take before sending them
 
 # KEYS: the bucket. ARGV: now, rate, size, the tokens that must stay after this take, the
-# seconds a send may book ahead. A send that would have to wait no longer than that books its
+# seconds a send may book ahead, the charges counted before it (each takes a token unless the
+# bucket is at minus its size). A send that would have to wait no longer than that books its
 # token now (the bucket goes below what must stay) and waits before it is sent; one that would
 # wait longer takes nothing. Answers the wait, negative when the token was not taken.
 # A clock behind the bucket's (another process's) adds nothing and takes as usual.
@@ -53,12 +61,16 @@ local rate = tonumber(ARGV[2])
 local size = tonumber(ARGV[3])
 local keep = tonumber(ARGV[4])
 local ahead = tonumber(ARGV[5] or '0')
+local charges = tonumber(ARGV[6] or '0')
 local got = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(got[1]) or size
 local at = tonumber(got[2]) or now
 if now > at then
   tokens = math.min(size, tokens + (now - at) * rate)
   at = now
+end
+for _ = 1, charges do
+  if tokens - 1 >= -size then tokens = tokens - 1 end
 end
 local wait = 0
 if tokens - 1 < keep then
@@ -163,6 +175,8 @@ class BotBudget:
         self.reserve = reserve
         self._take = redis.register_script(_TAKE)
         self._hold = redis.register_script(_HOLD)
+        self._charges = 0  # counted here, not in the bucket yet (see the module's docstring)
+        self._charged_at = 0.0  # when the oldest of them was counted
 
     async def take(self, now: float, *, urgent: bool) -> float:
         """Use one send: 0 if allowed now, else seconds to wait (urgent sends may use the
@@ -174,16 +188,32 @@ class BotBudget:
         """Use one send, now or within `ahead` seconds: (True, seconds to wait before sending
         it), or (False, seconds until it could go) with nothing taken."""
         keep = 0.0 if urgent else self.reserve
-        args = [now, self.rate, self.size, keep, ahead]
-        raw = await self._take(keys=[self.key], args=args)
+        raw = await self._carrying(now, keep, ahead)
         wait = float(raw.decode() if isinstance(raw, bytes) else str(raw))
         return (False, -wait) if wait < 0 else (True, wait)
 
     async def charge(self, now: float) -> None:
         """Count one send that is never held back (a person's own next screen, an ephemeral
         panel): the bucket may fall below its reserve and below empty, down to minus its size,
-        so that the sends after it wait for what it used."""
-        await self._take(keys=[self.key], args=[now, self.rate, self.size, -self.size, 0])
+        so that the sends after it wait for what it used. Carried by the next take; sent alone
+        once the charges waiting are CHARGES_KEPT old."""
+        if not self._charges:
+            self._charged_at = now
+        self._charges += 1
+        if now - self._charged_at >= CHARGES_KEPT:
+            self._charges -= 1  # this one is the take
+            await self._carrying(now, -self.size, 0.0)
+
+    async def _carrying(self, now: float, keep: float, ahead: float) -> bytes | str:
+        """One take, with the charges counted so far applied before it."""
+        charges, self._charges = self._charges, 0
+        args = [now, self.rate, self.size, keep, ahead, charges]
+        try:
+            raw: bytes | str = await self._take(keys=[self.key], args=args)
+        except BaseException:
+            self._charges += charges  # not counted: the next take carries them
+            raise
+        return raw
 
     async def hold(self, now: float, seconds: float) -> None:
         """Telegram said 429 outside a group: nothing is sent for `seconds` (its retry_after)."""

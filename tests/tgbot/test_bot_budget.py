@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tgbot.bot_budget import BOOK_AHEAD_URGENT, BotBudget, is_urgent, overdue
+from tgbot.bot_budget import BOOK_AHEAD_URGENT, CHARGES_KEPT, BotBudget, is_urgent, overdue
 from tgbot.ports import Fate
 from tgbot.redis_client import RedisClient
 from tgbot.spending import Spending
@@ -135,3 +135,25 @@ async def test_an_overdue_send_books_its_token_however_deep_the_bucket_is(
         assert is_urgent(1000) and is_urgent(-1000)  # a group's overdue post is urgent too
         assert await spending.bot(1000) is None  # booked 1.05 s ahead, waited for, sent
     assert await budget.take(50.0, urgent=True) == pytest.approx(22 / 20)  # it took its token
+
+
+async def test_charges_ride_with_the_next_take_or_go_alone_once_old(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """A charge makes no round trip: the process's next take carries it (another process sees
+    it then); charges kept CHARGES_KEPT seconds go with the next charge."""
+    budget = BotBudget(redis_client, prefix=key_prefix, rate=10.0, size=5, reserve=0)
+    other = BotBudget(redis_client, prefix=key_prefix, rate=10.0, size=5, reserve=0)
+    await budget.charge(5.0)
+    await budget.charge(5.0)
+    assert not await redis_client.exists(budget.key), "counted here, not sent"
+    assert await budget.take(5.0, urgent=True) == 0.0  # carried both: 5 - 2 - 1 = 2 left
+    assert await other.take(5.0, urgent=True) == 0.0  # 1 left
+    assert await other.take(5.0, urgent=True) == 0.0  # 0 left
+    assert await other.take(5.0, urgent=True) == pytest.approx(1 / 10)
+    await budget.charge(6.0)  # the bucket is full again at 6.0 (5 tokens)
+    await budget.charge(6.0 + CHARGES_KEPT)  # the first one is old: both go now
+    assert await other.take(6.0 + CHARGES_KEPT, urgent=True) == 0.0  # 5 - 2 = 3 left, 2 now
+    assert await other.take(6.0 + CHARGES_KEPT, urgent=True) == 0.0
+    assert await other.take(6.0 + CHARGES_KEPT, urgent=True) == 0.0
+    assert await other.take(6.0 + CHARGES_KEPT, urgent=True) > 0.0
