@@ -29,6 +29,7 @@ from .ahead import Reads
 from .callback import decode
 from .dedupe import Begun, UpdateLedger
 from .game_ids import is_game_id
+from .trips import riding
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,13 @@ class HandleThenAnswer:
             return
         if begun is Begun.HELD:
             raise NotHandled(f"update {uid} is being handled by another process")
+        # What the handling leaves to write without an answer (a delivery's lease given back)
+        # goes with the update's mark (`trips.riding`).
+        async with riding():
+            await self._handle(update, uid)
+
+    async def _handle(self, update: Update, uid: int) -> None:
+        """Handle an update this process began, then mark it handled (or let go of it)."""
         keeper = asyncio.create_task(self._keep(uid))
         try:
             coroutine: Awaitable[Any] = self.app.process_update(update)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from .ahead import Reads
 from .keys import Keys
 from .redis_client import RedisClient
-from .trips import Trip
+from .trips import Trip, ride
 
 LEASE_MS = 15_000  # a game's delivery lease, renewed after each item; a dead holder's expires
 
@@ -65,5 +65,9 @@ class RedisLease:
         return bool(await self._renew(keys=[self.keys.lease(name)], args=[token, self.ms]))
 
     async def release(self, name: str, token: str) -> None:
-        """Give the lease up if `token` still holds it."""
-        await self._release(keys=[self.keys.lease(name)], args=[token])
+        """Give the lease up if `token` still holds it (with the next trip, inside
+        `trips.riding`: the update marked handled, once a tap's delivery is done)."""
+        trip = Trip(self.redis)
+        trip.script(self._release, [self.keys.lease(name)], [token])
+        if not ride(trip):
+            await trip.run()

@@ -72,7 +72,11 @@ _RIDERS: contextvars.ContextVar[_Riders | None] = contextvars.ContextVar("riders
 @contextlib.asynccontextmanager
 async def riding() -> AsyncIterator[None]:
     """Trips `ride`d inside go with the next trip made inside (by this task or one it starts,
-    on the same client); those left at the end are sent then, one trip per client."""
+    on the same client); those left at the end are sent then, one trip per client. Inside
+    another such block it is that block's."""
+    if _RIDERS.get() is not None:
+        yield
+        return
     riders = _Riders()
     token = _RIDERS.set(riders)
     try:
