@@ -9,8 +9,9 @@ when files are uploaded; the same errors (`TimedOut`, `NetworkError`) come out.
 from __future__ import annotations
 
 import aiohttp
+import orjson
 from telegram._utils.defaultvalue import DefaultValue
-from telegram._utils.types import ODVInput
+from telegram._utils.types import JSONDict, ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
@@ -64,6 +65,16 @@ class AiohttpRequest(BaseRequest):
         if self._session is not None and not self._session.closed:
             await self._session.close()
         self._session = None
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> JSONDict:
+        """Telegram's answer as JSON (orjson: several times faster than `json` on answers the
+        size of a message); an answer that is not valid UTF-8 is decoded as PTB does."""
+        try:
+            result: JSONDict = orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            return BaseRequest.parse_json_payload(payload)
+        return result
 
     async def do_request(
         self,

@@ -9,13 +9,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 from PIL import Image
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
-from telegram.error import BadRequest, NetworkError, TimedOut
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
+from telegram.error import BadRequest, NetworkError, TelegramError, TimedOut
+from telegram.request import BaseRequest
 
 from emulator import EmulatorState
 from emulator.faults import RESET, TIMEOUT_BEFORE
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People
+from tgbot.bot_calls import BotCalls, field
 from tgbot.fates import fate_of
 from tgbot.http_client import AiohttpRequest
 from tgbot.ports import Fate
@@ -96,3 +98,55 @@ async def test_shut_down_then_initialized_again(emulator: BotApiEmulator) -> Non
         await request.post(f"{emulator.bot_kwargs['base_url']}x/getMe")
     async with client:
         assert (await client.get_me()).is_bot
+
+
+def test_answers_are_parsed_as_ptb_parses_them() -> None:
+    """orjson where the answer is valid UTF-8 JSON; PTB's own decoding (bad bytes replaced)
+    where it is not, and PTB's error for what is not JSON at all."""
+    good = '{"ok": true, "result": {"text": "가나 \\ud83d\\ude00", "n": 1}}'.encode()
+    assert AiohttpRequest.parse_json_payload(good) == BaseRequest.parse_json_payload(good)
+    bad_bytes = b'{"ok": true, "result": "a\xffb"}'
+    assert AiohttpRequest.parse_json_payload(bad_bytes) == {"ok": True, "result": "a\ufffdb"}
+    with pytest.raises(TelegramError, match="Invalid server response"):
+        AiohttpRequest.parse_json_payload(b"<html>502</html>")
+
+
+async def test_plain_calls_answer_json_and_raise_ptb_errors(
+    aio_bot: Bot, state: EmulatorState, people: People
+) -> None:
+    """`BotCalls`: the method's result as JSON (no PTB objects), uploads as PTB sends them
+    (a photo field, or an attached media part), and Telegram's errors as PTB's."""
+    api = BotCalls(aio_bot)
+    board = png("gold")
+    sent = await api(
+        "sendPhoto",
+        {
+            "chat_id": people.group.id,
+            "photo": InputFile(board, filename="b.png"),
+            "caption": "<b>board</b>",
+            "parse_mode": "HTML",
+            "message_thread_id": None,  # left out
+            "reply_markup": {"inline_keyboard": [[{"text": "Go", "callback_data": "g"}]]},
+        },
+    )
+    assert isinstance(sent, dict)
+    message_id = sent["message_id"]
+    assert field(sent, "caption") == "board"
+    assert state.photo_bytes(people.group.id, message_id) == board
+    assert state.message(people.group.id, message_id).content.reply_markup == {
+        "inline_keyboard": [[{"text": "Go", "callback_data": "g"}]]
+    }
+    other = png("navy")
+    media = InputMediaPhoto(InputFile(other, filename="o.png", attach=True), caption="new")
+    edited = await api(
+        "editMessageMedia", {"chat_id": people.group.id, "message_id": message_id, "media": media}
+    )
+    assert field(edited, "message_id") == message_id
+    assert state.photo_bytes(people.group.id, message_id) == other
+    file_id = sent["photo"][-1]["file_id"]
+    again = await api("sendPhoto", {"chat_id": people.alice.id, "photo": file_id})
+    assert state.photo_bytes(people.alice.id, field(again, "message_id")) == board  # type: ignore[arg-type]
+    assert await api("deleteMessage", {"chat_id": people.group.id, "message_id": message_id})
+    with pytest.raises(BadRequest, match=r"(?i)message to delete not found"):
+        await api("deleteMessage", {"chat_id": people.group.id, "message_id": message_id})
+    assert field(True, "message_id") is None
