@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import InputFile, InputMediaPhoto
-from telegram.constants import ParseMode
-
+from .bot_calls import Upload
 from .keyboards import Keyboard
 from .ports import Ephemeral
 
@@ -26,9 +24,9 @@ def send_photo(
         parameters["replace_callback_query_message"] = True
     body: dict[str, object] = {
         "chat_id": to.chat_id,
-        "photo": InputFile(png, filename="hand.png"),
+        "photo": Upload("hand.png", png, "image/png"),
         "caption": caption,
-        "parse_mode": ParseMode.HTML,
+        "parse_mode": "HTML",
         "ephemeral_message_parameters": parameters,
     }
     if to.thread_id is not None:
@@ -46,7 +44,8 @@ def edit_media(
 ) -> dict[str, object]:
     """editEphemeralMessageMedia of (chat, receiver, ephemeral message id): a new upload."""
     body = delete(message)
-    body["media"] = InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML)
+    media = Upload("hand.png", png, "image/png")
+    body["media"] = {"type": "photo", "media": media, "caption": caption, "parse_mode": "HTML"}
     if reply_markup is not None:
         body["reply_markup"] = reply_markup
     return body

@@ -8,13 +8,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from telegram import Bot, InputFile, InputMediaPhoto
-from telegram.constants import ChatMemberStatus, ParseMode
+from telegram import Bot
+from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 
 from . import ephemeral_requests as ephemeral
 from . import fitting, metrics
-from .bot_calls import BotCalls, field
+from .bot_calls import BotCalls, Upload, field
 from .fates import fate_of
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .keyboards import markup
@@ -135,7 +135,7 @@ class Sender:
         parameters = {
             "chat_id": chat_id,
             "text": _fit(text, TEXT_LIMIT),
-            "parse_mode": ParseMode.HTML,
+            "parse_mode": "HTML",
             "message_thread_id": thread_id,
             "reply_markup": markup(keyboard),
         }
@@ -178,12 +178,12 @@ class Sender:
             return spent
         text = _fit(caption, CAPTION_LIMIT)
 
-        def parameters(photo: str | InputFile) -> dict[str, object]:
+        def parameters(photo: str | Upload) -> dict[str, object]:
             return {
                 "chat_id": chat_id,
                 "photo": photo,
                 "caption": text,
-                "parse_mode": ParseMode.HTML,
+                "parse_mode": "HTML",
                 "message_thread_id": thread_id,
                 "reply_markup": markup(keyboard),
                 "show_caption_above_media": above or None,
@@ -196,7 +196,7 @@ class Sender:
         method: str,
         png: bytes,
         caption: str,
-        parameters: Callable[[str | InputFile], Mapping[str, object]],
+        parameters: Callable[[str | Upload], Mapping[str, object]],
         *,
         chat_id: int,
         new: bool = False,
@@ -222,7 +222,7 @@ class Sender:
             if sent.fate is not Fate.REFUSED:
                 return sent
             self.uploads.pop(key, None)  # an id Telegram no longer knows: upload the bytes
-        upload = parameters(InputFile(png, filename="picture.png", attach=method != "sendPhoto"))
+        upload = parameters(Upload("picture.png", png, "image/png"))
         return await self._call(method, method, upload, chat_id=chat_id, new=new, seen=seen)
 
     async def group_animation(
@@ -239,9 +239,9 @@ class Sender:
             return spent
         parameters = {
             "chat_id": chat_id,
-            "animation": InputFile(data, filename="replay.gif"),
+            "animation": Upload("replay.gif", data, "image/gif"),
             "caption": _fit(caption, CAPTION_LIMIT),
-            "parse_mode": ParseMode.HTML,
+            "parse_mode": "HTML",
             "message_thread_id": thread_id,
             "reply_markup": markup(keyboard),
         }
@@ -271,11 +271,12 @@ class Sender:
                 return sent
         self.shown.pop(where, None)  # unknown until Telegram confirms the edit
 
-        def parameters(photo: str | InputFile) -> dict[str, object]:
+        def parameters(photo: str | Upload) -> dict[str, object]:
+            media = {"type": "photo", "media": photo, "caption": text, "parse_mode": "HTML"}
             return {
                 "chat_id": chat_id,
                 "message_id": message_id,
-                "media": InputMediaPhoto(photo, caption=text, parse_mode=ParseMode.HTML),
+                "media": media,
                 "reply_markup": markup(keyboard),
             }
 
@@ -302,7 +303,7 @@ class Sender:
                 "chat_id": chat_id,
                 "message_id": message_id,
                 "caption": caption,
-                "parse_mode": ParseMode.HTML,
+                "parse_mode": "HTML",
             }
         parameters["reply_markup"] = markup(keyboard)
         sent = await self._call(method, method, parameters, chat_id=chat_id, seen=answered.append)
@@ -337,7 +338,7 @@ class Sender:
             "chat_id": chat_id,
             "message_id": message_id,
             "text": _fit(text, TEXT_LIMIT),
-            "parse_mode": ParseMode.HTML,
+            "parse_mode": "HTML",
             "reply_markup": markup(keyboard),
         }
         return await self._call("editMessageText", "editMessageText", parameters, chat_id=chat_id)
