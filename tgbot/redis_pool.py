@@ -13,7 +13,10 @@ hooks and release event (the bot uses neither observability nor credential provi
 connections write a command without redis-py's `asyncio.wait_for` (`_LeanWrites`): on Python
 3.11 it makes a task for every write, about 40% of a small command's CPU in the bot. A write
 the kernel takes whole (almost all of them) needs no timeout; one that must wait for the socket
-to drain waits within the socket timeout, as before.
+to drain waits within the socket timeout, as before. Like redis-py's task, a write first lets
+the callbacks already ready run (`asyncio.sleep(0)`), so that its answer's read timeout does
+not start before a long step of another task (drawing, on a loaded machine) and expire behind
+it: without it, end-to-end tests on this machine took a drawing's seconds for Redis away.
 """
 
 from __future__ import annotations
@@ -52,6 +55,10 @@ class _LeanWrites:
         self, command: bytes | str | Iterable[bytes], check_health: bool = True
     ) -> None:
         """Write a packed command (as redis-py does, see the module's docstring)."""
+        # Let the callbacks already ready run first, as redis-py's task for the write did: the
+        # answer's read timeout then starts after them (a step that draws a picture holds the
+        # loop for a while on a loaded machine; a read started before it could time out).
+        await asyncio.sleep(0)
         conn = cast("AbstractConnection", self)
         timeout = conn.socket_timeout
         writer = conn._writer
