@@ -25,14 +25,12 @@ had been counted at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
 
 from .keys import Keys
 from .redis_client import RedisClient
-from .trips import Trip
 
 BOT_MESSAGES_PER_SECOND = 30.0
 BURST = 30.0  # the bucket's size: at most a second's worth at once
@@ -193,24 +191,6 @@ class BotBudget:
         raw = await self._carrying(now, keep, ahead)
         wait = float(raw.decode() if isinstance(raw, bytes) else str(raw))
         return (False, -wait) if wait < 0 else (True, wait)
-
-    def book_in(
-        self, trip: Trip, now: float, *, urgent: bool, ahead: float
-    ) -> Callable[[list[Any]], tuple[bool, float]]:
-        """`book`, added to a trip made anyway (a send's floor, `spending.floor_before`): what
-        it gives reads the booking from the trip's answers."""
-        keep = 0.0 if urgent else self.reserve
-        charges, self._charges = self._charges, 0
-        index = trip.script(
-            self._take, [self.key], [now, self.rate, self.size, keep, ahead, charges]
-        )
-
-        def booked(answers: list[Any]) -> tuple[bool, float]:
-            raw = answers[index]
-            wait = float(raw.decode() if isinstance(raw, bytes) else str(raw))
-            return (False, -wait) if wait < 0 else (True, wait)
-
-        return booked
 
     async def charge(self, now: float) -> None:
         """Count one send that is never held back (a person's own next screen, an ephemeral

@@ -7,12 +7,10 @@ delivery deletes it once the retried send is confirmed (see `usecases.delivery`)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, cast
+from typing import cast
 
 from .keys import Keys
 from .redis_client import RedisClient
-from .trips import Trip
 
 KEPT = 200  # ids kept per chat (the newest)
 TTL_SECONDS = 3 * 24 * 3600  # past 48 h Telegram no longer lets a bot delete its messages
@@ -40,19 +38,8 @@ class RedisPosts:
 
     async def latest(self, chat_id: int) -> int:
         """The highest message id recorded in the chat (0 if none)."""
-        trip = Trip(self.redis)
-        latest = self.latest_in(trip, chat_id)
-        return latest(await trip.run())
-
-    def latest_in(self, trip: Trip, chat_id: int) -> Callable[[list[Any]], int]:
-        """`latest`, added to a trip: what it gives reads it from the trip's answers."""
-        index = trip.add("zrange", self.keys.posts(chat_id), -1, -1)
-
-        def top(answers: list[Any]) -> int:
-            ids = cast("list[bytes]", answers[index])
-            return int(ids[0]) if ids else 0
-
-        return top
+        top = cast("list[bytes]", await self.redis.zrange(self.keys.posts(chat_id), -1, -1))
+        return int(top[0]) if top else 0
 
     async def confirmed(self, chat_id: int, above: int, below: int) -> set[int]:
         """The recorded ids strictly between `above` and `below`."""

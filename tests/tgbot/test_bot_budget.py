@@ -7,18 +7,10 @@ import asyncio
 
 import pytest
 
-from tgbot.bot_budget import (
-    BOOK_AHEAD_URGENT,
-    CHARGES_KEPT,
-    BotBudget,
-    is_urgent,
-    overdue,
-    replying,
-)
+from tgbot.bot_budget import BOOK_AHEAD_URGENT, CHARGES_KEPT, BotBudget, is_urgent, overdue
 from tgbot.ports import Fate
-from tgbot.posts import RedisPosts
 from tgbot.redis_client import RedisClient
-from tgbot.spending import BOOKED_FOR, Spending
+from tgbot.spending import Spending
 
 
 async def test_thirty_sends_a_second_for_the_whole_bot(
@@ -165,26 +157,3 @@ async def test_charges_ride_with_the_next_take_or_go_alone_once_old(
     assert await other.take(6.0 + CHARGES_KEPT, urgent=True) == 0.0
     assert await other.take(6.0 + CHARGES_KEPT, urgent=True) == 0.0
     assert await other.take(6.0 + CHARGES_KEPT, urgent=True) > 0.0
-
-
-async def test_a_send_takes_the_token_booked_with_its_floor(
-    redis_client: RedisClient, key_prefix: str
-) -> None:
-    """The floor noted before a new message books the send's token in the same round trip; the
-    send takes that booking (one token in all); a booking older than BOOKED_FOR is not the
-    send's (it books again), and a reply's floor books nothing (its send is charged)."""
-    clock = [100.0]
-    budget = BotBudget(redis_client, prefix=key_prefix, rate=0.01, size=5, reserve=0)
-    posts = RedisPosts(redis_client, prefix=key_prefix)
-    await posts.confirm(7, 41)
-    spending = Spending(None, budget, lambda: clock[0])
-    assert await spending.floor_before(posts, 7) == 41
-    assert await spending.bot(7) is None
-    assert await budget.take(100.0, urgent=True) == 0.0  # 5 - 1 - 1 = 3 left
-    assert await spending.floor_before(posts, 8) == 0  # 2 left
-    clock[0] += BOOKED_FOR + 0.01  # (a hundredth of a token refilled)
-    assert await spending.bot(8) is None  # booked again: two taken for one send, 1 left
-    assert await budget.take(clock[0], urgent=True) == 0.0
-    assert await budget.take(clock[0], urgent=True) > 0.0
-    with replying():
-        assert await spending.floor_before(posts, 7) == 41  # (nothing booked with it)

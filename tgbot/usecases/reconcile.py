@@ -16,7 +16,6 @@ from collections.abc import Callable
 from ..outbox import delete_later, doubt_in, settled, went_through
 from ..ports import Fate, Sent
 from ..records import GameRecord
-from ..spending import Spending
 from .context import Context
 
 log = logging.getLogger(__name__)
@@ -25,11 +24,7 @@ MAX_PROBES = 25  # messages looked at in one gap (a busy group has users' messag
 
 
 async def floor_before(ctx: Context, chat_id: int) -> int:
-    """The chat's highest recorded message id, noted before a send (with the send's booking of
-    the bot-wide budget in the same round trip, when the sender spends one: `spending`)."""
-    spending = getattr(ctx.sender, "spending", None)
-    if isinstance(spending, Spending):
-        return await spending.floor_before(ctx.sender.posts, chat_id)
+    """The chat's highest recorded message id, noted before a send."""
     return await ctx.sender.posts.latest(chat_id)
 
 
