@@ -6,7 +6,9 @@ round 1 of many seeded games and prints the diggers' win rate with a 95% Wilson 
 `--lines base5:HvR,deluxe6:SvH` runs some lines only; `--out FILE` keeps every round's result
 in a JSON file, so a line can be run in pieces (rounds already in the file are not played
 again, `--rounds` is the total wanted) and `--report` prints the table of a file without
-playing. `--workers N` plays in N processes (default 1: the machine is shared).
+playing. `--budget worlds=8,depth=9` plays the search seats with another `Budget` (keep each
+budget's rounds in their own file). `--workers N` plays in N processes (default 1: the machine
+is shared).
 
 Targets (the computer-player issue): replacing one side by the stronger level raises that side's
 win rate by 15 points (search over heuristic) and 30 points (heuristic over random), against
