@@ -143,7 +143,7 @@ def test_a_seats_own_break_is_no_evidence_to_itself() -> None:
     target, other = (me + 2) % n, (me + 3) % n
     bot = Bot(IDS[me], seed=5, level=Level.HEURISTIC)
     breaks = {me: Card.BREAK_PICKAXE, other: Card.BREAK_LANTERN}
-    judged = []
+    judged: list[int] = []
     for _ in range(n):
         seat = state.turn
         if seat in breaks:
@@ -151,9 +151,7 @@ def test_a_seats_own_break_is_no_evidence_to_itself() -> None:
             view = player_view(state, IDS[me])
             if seat == me:
                 bot.choose(view, legal_actions(state, IDS[me]))
-                before = bot.memory.sync(view).p_saboteur(target)
-            else:
-                before = bot.memory.sync(view).p_saboteur(target)
+            before = bot.memory.sync(view).p_saboteur(target)
             action: Action = PlayOnPlayer(breaks[seat], IDS[target])
         else:
             state = with_hand(state, (Card.CROSS, Card.CROSS, Card.T_NES, Card.T_NEW))
