@@ -428,6 +428,11 @@ async def diagnose(
     out.append(f"taps not answered: {[(q.user_id, q.data) for q in open_taps]}")
     pending = [u for u in state.pending_updates if update_chat(u) in (ids | {chat})]
     out.append(f"updates not delivered yet: {len(pending)} ({len(state.pending_updates)} in all)")
+    hook = state.webhook
+    out.append(
+        f"webhook: {emu.webhook_attempts} POSTs for {len(state.update_log)} updates, last error "
+        f"{hook.last_error_message!r} at {hook.last_error_date}"
+    )
     client = open_redis(redis_url, 5.0)
     try:
         store = RedisStore(client, prefix=DEFAULT_PREFIX)
@@ -509,6 +514,8 @@ class Measured:
     calls: Counter[str]  # Bot API calls by method
     uploads: int
     counters: dict[str, float]  # the bots' own counters
+    posts: int  # webhook POSTs over the whole run (a redelivery is one more)
+    updates: int  # updates over the whole run
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -596,6 +603,8 @@ async def measure(
             calls=emu.calls - calls0,
             uploads=state.photo_uploads - uploads0,
             counters=counters,
+            posts=emu.webhook_attempts,
+            updates=len(state.update_log),
         )
 
 
@@ -627,6 +636,7 @@ def report(args: argparse.Namespace, m: Measured) -> None:
     print(f"Bot API calls per move         {m.calls.total() / moves:8.1f}  ", end="")
     print(", ".join(f"{c} {n / moves:.1f}" for c, n in m.calls.most_common()))
     print(f"photo uploads per move         {m.uploads / moves:8.1f}")
+    print(f"webhook POSTs, updates         {m.posts:8d} {m.updates}  (the whole run)")
     print("confirm taps answered          ", end="")
     print(", ".join(f"{text!r} {n}" for text, n in fig.confirmed.most_common()))
     print("bot counters per move          ", end="")
