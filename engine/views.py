@@ -133,8 +133,20 @@ def board_view(
     return BoardView(cards, goal_views, last_at)
 
 
+_PUBLIC = "public_view"  # keys of the views kept in a state's cache (views are frozen)
+_PLAYER = "player_view"
+
+
 def public_view(state: GameState) -> PublicView:
-    """The view of the group chat."""
+    """The view of the group chat (made once per state)."""
+    kept = state.cache.get(_PUBLIC)
+    if isinstance(kept, PublicView):
+        return kept
+    view = state.cache[_PUBLIC] = _public_view(state)
+    return view
+
+
+def _public_view(state: GameState) -> PublicView:
     over = state.phase is Phase.OVER
     return PublicView(
         edition=state.edition,
@@ -157,11 +169,16 @@ def public_view(state: GameState) -> PublicView:
 
 
 def player_view(state: GameState, player: PlayerId) -> PlayerView:
-    """The view of one player; raises ValueError for someone not in the game."""
+    """The view of one player (made once per state); raises ValueError for someone not in the
+    game."""
+    key = (_PLAYER, player)
+    kept = state.cache.get(key)
+    if isinstance(kept, PlayerView):
+        return kept
     seat = state.seat_of(player)
     if seat < 0:
         raise ValueError(f"{player} does not play in this game")
-    return PlayerView(
+    view = state.cache[key] = PlayerView(
         public=public_view(state),
         me=player,
         role=state.roles[seat],
@@ -170,3 +187,4 @@ def player_view(state: GameState, player: PlayerId) -> PlayerView:
         board=_board(state, state.peeked[seat]),
         inspected=tuple((state.players[s], r) for s, r in state.inspected[seat]),
     )
+    return view

@@ -14,7 +14,6 @@ from redis.asyncio import Redis
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
-from telegram.request import BaseRequest
 
 from .acks import HandleThenAnswer
 from .bot_budget import BotBudget
@@ -58,10 +57,10 @@ def build_application(
     clock: Callable[[], float] = time.time,
     seeds: Callable[[], int] = lambda: secrets.randbits(63),
     builder: ApplicationBuilder | None = None,  # type: ignore[type-arg]
-    request: BaseRequest | None = None,
+    request: AiohttpRequest | None = None,
 ) -> Application:  # type: ignore[type-arg]
     """A ready-to-run python-telegram-bot Application for this configuration (Bot API calls
-    through `request`, by default an `AiohttpRequest` with PTB's timeouts)."""
+    through `request`, an `AiohttpRequest`: by default with PTB's timeouts)."""
     assert config.token is not None, "a token is needed"
     b = builder or Application.builder().concurrent_updates(ChatOrderedProcessor())
     app = (

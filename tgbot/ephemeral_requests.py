@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardMarkup, InputFile, InputMediaPhoto
-from telegram.constants import ParseMode
-
+from .bot_calls import Upload
+from .keyboards import Keyboard
 from .ports import Ephemeral
 
-# Ephemeral messages (Bot API 10.2-10.4) are newer than PTB 22.8 (Bot API 10.0): they go through
-# `Bot.do_api_request`. It warns when asked for a method PTB has by its name ("sendPhoto", here
-# with a parameter PTB does not know), so that one is spelled in lower case: Bot API method
-# names are case-insensitive.
-SEND_PHOTO = "sendphoto"
+# Ephemeral messages (Bot API 10.2-10.4) are newer than PTB 22.8 (Bot API 10.0): these are the
+# requests' parameters, posted as they are (`tgbot.bot_calls`) like every other call.
+SEND_PHOTO = "sendPhoto"
 EDIT_MEDIA = "editEphemeralMessageMedia"
 DELETE = "deleteEphemeralMessage"
 
 
 def send_photo(
-    to: Ephemeral, png: bytes, caption: str, reply_markup: InlineKeyboardMarkup | None
+    to: Ephemeral, png: bytes, caption: str, reply_markup: Keyboard | None
 ) -> dict[str, object]:
     """sendPhoto with `ephemeral_message_parameters`: a photo only `to.receiver_user_id` sees."""
     parameters: dict[str, object] = {"receiver_user_id": to.receiver_user_id}
@@ -27,9 +24,9 @@ def send_photo(
         parameters["replace_callback_query_message"] = True
     body: dict[str, object] = {
         "chat_id": to.chat_id,
-        "photo": InputFile(png, filename="hand.png"),
+        "photo": Upload("hand.png", png, "image/png"),
         "caption": caption,
-        "parse_mode": ParseMode.HTML,
+        "parse_mode": "HTML",
         "ephemeral_message_parameters": parameters,
     }
     if to.thread_id is not None:
@@ -43,11 +40,12 @@ def edit_media(
     message: tuple[int, int, int],
     png: bytes,
     caption: str,
-    reply_markup: InlineKeyboardMarkup | None,
+    reply_markup: Keyboard | None,
 ) -> dict[str, object]:
     """editEphemeralMessageMedia of (chat, receiver, ephemeral message id): a new upload."""
     body = delete(message)
-    body["media"] = InputMediaPhoto(png, caption=caption, parse_mode=ParseMode.HTML)
+    media = Upload("hand.png", png, "image/png")
+    body["media"] = {"type": "photo", "media": media, "caption": caption, "parse_mode": "HTML"}
     if reply_markup is not None:
         body["reply_markup"] = reply_markup
     return body

@@ -32,7 +32,7 @@ from render.board import (
     render_private_board,
 )
 from render.hand import render_hand
-from render.png import palette, to_palette, to_png
+from render.png import Rows, png_of, rows_of, stacked_png, to_palette, to_png, with_gap
 from render.style import STRIP
 
 from .menus import Picture, Screen
@@ -40,6 +40,7 @@ from .menus import Picture, Screen
 _GAP = 6
 BOARD_IMAGES = 16  # drawn boards kept (about 2.5 MB each): a delivery round's boards
 PNGS = 256  # encoded pictures kept (20 to 40 KB each)
+ROWS = 64  # boards deflated, alone and as the top of a screen (20 to 40 KB each)
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -76,20 +77,33 @@ def screen_png(state: GameState, player: int, screen: Screen, names: Mapping[int
     return _screen_png(view, screen, names, lambda: render_private_board(view, names=names))
 
 
+def _rows(board: Image.Image, width: int) -> Rows:
+    """A board's rows, deflated, centred in `width` on the strip's colour."""
+    return rows_of(board, width, fill=_strip_index())
+
+
+def _above(board: Image.Image, width: int) -> Rows:
+    """A board as the top of a screen `width` wide: its rows, then the gap to the hand."""
+    return with_gap(_rows(board, width), _GAP)
+
+
 def _screen_png(
     view: PlayerView,
     screen: Screen,
     names: Mapping[int, str],
     private_board: Callable[[], Image.Image],
+    board_above: Callable[[Image.Image, int], Rows] = _above,
 ) -> bytes:
-    """A screen's PNG; `private_board` draws (or recalls) the player's board."""
+    """A screen's PNG; `private_board` draws (or recalls) the player's board, `board_above`
+    deflates (or recalls) it as the top of a screen of a given width."""
+    above: Callable[[Image.Image, int], Rows] = _above
     if screen.picture is Picture.PREVIEW:
         spots = [s for s in screen.spots if isinstance(s, PlaceTunnel | Rockfall)]
         board = render_placement_preview(view, spots, names=names)  # type: ignore[arg-type]
     elif screen.picture is Picture.CONFIRM and isinstance(screen.chosen, PlaceTunnel | Rockfall):
         board = render_confirm(view, screen.chosen, names=names)
     else:
-        board = private_board()
+        board, above = private_board(), board_above
     if not view.hand:
         return to_png(board)
     hand = render_hand(
@@ -97,7 +111,8 @@ def _screen_png(
     )
     # Stacked in the palette: each part is mapped to it on its own (the board once per
     # version), which gives the very pixels of mapping the stacked picture.
-    return to_png(_stack(to_palette(board), to_palette(hand)))
+    board, hand = to_palette(board), to_palette(hand)
+    return stacked_png(above(board, max(board.width, hand.width)), hand)
 
 
 def _board_key(public: PublicView, board: BoardView, names: Mapping[int, str]) -> Hashable:
@@ -114,21 +129,32 @@ class Pictures:
     def __init__(self) -> None:
         self._boards: _Recent[Hashable, Image.Image] = _Recent(BOARD_IMAGES)
         self._pngs: _Recent[Hashable, bytes] = _Recent(PNGS)
+        self._rows: _Recent[Hashable, Rows] = _Recent(ROWS)
 
     def _board(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
         """The board drawn from `key`, in the palette (drawn and mapped once)."""
         return self._boards.get(key, lambda: to_palette(draw()))
 
+    def _board_rows(self, key: Hashable, board: Image.Image, width: int) -> Rows:
+        """The board of `key`, deflated in `width` (once: the board's post and the screens
+        under which hands are stacked share it)."""
+        return self._rows.get(("rows", key, width), lambda: _rows(board, width))
+
+    def _board_png(self, key: Hashable, draw: Callable[[], Image.Image]) -> bytes:
+        """The board of `key` as a picture of its own."""
+
+        def encode() -> bytes:
+            board = self._board(key, draw)
+            return png_of(self._board_rows(key, board, board.width))
+
+        return self._pngs.get(("board", key), encode)
+
     def board(self, state: GameState, names: Mapping[int, str]) -> bytes:
         """The group's board post."""
         view = public_view(state)
         key = _board_key(view, view.board, names)
-
-        def draw() -> bytes:
-            return to_png(self._board(key, lambda: render_board(view, names=names)))
-
         # A player without a hand and without a peeked goal sees these very bytes.
-        return self._pngs.get(("board", key), draw)
+        return self._board_png(key, lambda: render_board(view, names=names))
 
     def screen(
         self, state: GameState, player: int, screen: Screen, names: Mapping[int, str]
@@ -141,7 +167,7 @@ class Pictures:
             return render_private_board(view, names=names)
 
         if not view.hand and screen.picture is Picture.HOME:
-            return self._pngs.get(("board", key), lambda: to_png(self._board(key, draw_board)))
+            return self._board_png(key, draw_board)
         drawn = (
             key,
             view.hand,
@@ -153,30 +179,19 @@ class Pictures:
             screen.blocked,
         )
 
+        def above(board: Image.Image, width: int) -> Rows:
+            return self._rows.get(
+                ("top", key, width), lambda: with_gap(self._board_rows(key, board, width), _GAP)
+            )
+
         def draw() -> bytes:
-            return _screen_png(view, screen, names, lambda: self._board(key, draw_board))
+            return _screen_png(view, screen, names, lambda: self._board(key, draw_board), above)
 
         return self._pngs.get(("screen", drawn), draw)
 
     def round_end(self, view: PublicView, names: Mapping[int, str]) -> bytes:
         """A round's final board (every goal turned up)."""
         return to_png(render_board(view, names=names))
-
-
-def _stack(top: Image.Image, bottom: Image.Image) -> Image.Image:
-    """Two images one above the other, centred, on the board's background (in the palette if
-    both are)."""
-    width = max(top.width, bottom.width)
-    size = (width, top.height + _GAP + bottom.height)
-    if top.mode == bottom.mode == "P":
-        canvas = Image.new("P", size, _strip_index())
-        canvas.putpalette(palette().getpalette() or [])
-    else:
-        canvas = Image.new("RGB", size, STRIP)
-        top, bottom = top.convert("RGB"), bottom.convert("RGB")
-    canvas.paste(top, ((width - top.width) // 2, 0))
-    canvas.paste(bottom, ((width - bottom.width) // 2, top.height + _GAP))
-    return canvas
 
 
 @functools.cache

@@ -6,14 +6,15 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from telegram import Bot, InputFile, InputMediaPhoto
-from telegram.constants import ChatMemberStatus, ParseMode
+from telegram import Bot
+from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 
 from . import ephemeral_requests as ephemeral
 from . import fitting, metrics
+from .bot_calls import BotCalls, Upload, field
 from .fates import fate_of
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .keyboards import markup
@@ -59,6 +60,7 @@ class Sender:
         bot_budget: BotBudget | None = None,
     ) -> None:
         self.bot = bot
+        self.api = BotCalls(bot)
         self.spending = Spending(budget, bot_budget, clock)
         self.posts: Posts = posts if posts is not None else MemoryPosts()
         self.uploads: OrderedDict[bytes, Uploaded] = OrderedDict()
@@ -72,16 +74,17 @@ class Sender:
     async def _call(
         self,
         what: str,
-        make: Callable[[], Awaitable[object]],
+        method: str,
+        parameters: Mapping[str, object],
         *,
         chat_id: int,
         new: bool = False,
         seen: Callable[[object], None] | None = None,
     ) -> Sent:
         """Run one Bot API call and say how it went; a `new` message's id is recorded, and
-        `seen` is given what Telegram answered."""
+        `seen` is given what Telegram answered (its JSON)."""
         try:
-            result: object = await make()
+            result = await self.api(method, parameters)
         except TelegramError as err:
             sent = fate_of(err, private=chat_id > 0)
             metrics.DELIVERIES.labels(sent.fate.value).inc()
@@ -94,9 +97,9 @@ class Sender:
         metrics.DELIVERIES.labels(Fate.DONE.value).inc()
         if seen is not None:
             seen(result)
-        message_id = getattr(result, "message_id", None)
-        if isinstance(result, dict):  # a raw answer (`do_api_request`): an ephemeral message
-            message_id = result.get("ephemeral_message_id")
+        message_id = field(result, "ephemeral_message_id")  # an ephemeral message's own id
+        if message_id is None:
+            message_id = field(result, "message_id")
         if new and isinstance(message_id, int):
             await self.posts.confirm(chat_id, message_id)
         return Sent(Fate.DONE, message_id=message_id if isinstance(message_id, int) else None)
@@ -129,18 +132,14 @@ class Sender:
         spent = await spend(chat_id)
         if spent is not None:
             return spent
-        return await self._call(
-            "sendMessage",
-            lambda: self.bot.send_message(
-                chat_id,
-                _fit(text, TEXT_LIMIT),
-                parse_mode=ParseMode.HTML,
-                message_thread_id=thread_id,
-                reply_markup=markup(keyboard),
-            ),
-            chat_id=chat_id,
-            new=True,
-        )
+        parameters = {
+            "chat_id": chat_id,
+            "text": _fit(text, TEXT_LIMIT),
+            "parse_mode": "HTML",
+            "message_thread_id": thread_id,
+            "reply_markup": markup(keyboard),
+        }
+        return await self._call("sendMessage", "sendMessage", parameters, chat_id=chat_id, new=True)
 
     async def group_photo(
         self,
@@ -178,29 +177,26 @@ class Sender:
         if spent is not None:
             return spent
         text = _fit(caption, CAPTION_LIMIT)
-        return await self._photo(
-            "sendPhoto",
-            png,
-            text,
-            lambda photo: self.bot.send_photo(
-                chat_id,
-                photo,
-                caption=text,
-                parse_mode=ParseMode.HTML,
-                message_thread_id=thread_id,
-                reply_markup=markup(keyboard),
-                show_caption_above_media=above or None,
-            ),
-            chat_id=chat_id,
-            new=True,
-        )
+
+        def parameters(photo: str | Upload) -> dict[str, object]:
+            return {
+                "chat_id": chat_id,
+                "photo": photo,
+                "caption": text,
+                "parse_mode": "HTML",
+                "message_thread_id": thread_id,
+                "reply_markup": markup(keyboard),
+                "show_caption_above_media": above or None,
+            }
+
+        return await self._photo("sendPhoto", png, text, parameters, chat_id=chat_id, new=True)
 
     async def _photo(
         self,
-        what: str,
+        method: str,
         png: bytes,
         caption: str,
-        make: Callable[[str | bytes], Awaitable[object]],
+        parameters: Callable[[str | Upload], Mapping[str, object]],
         *,
         chat_id: int,
         new: bool = False,
@@ -211,22 +207,23 @@ class Sender:
 
         def seen(result: object) -> None:
             photo = photo_of(result)
-            message_id = getattr(result, "message_id", None)
+            message_id = field(result, "message_id")
             if photo is None or not isinstance(message_id, int):
                 return
             keep(self.uploads, key, photo, UPLOADS_KEPT)
-            shown = Shown(key, caption, photo.unique_id, getattr(result, "caption", None))
+            text = field(result, "caption")
+            shown = Shown(key, caption, photo.unique_id, text if isinstance(text, str) else None)
             keep(self.shown, (chat_id, message_id), shown, SHOWN_KEPT)
 
         uploaded = self.uploads.get(key)
         if uploaded is not None:
-            sent = await self._call(
-                what, lambda: make(uploaded.file_id), chat_id=chat_id, new=new, seen=seen
-            )
+            by_id = parameters(uploaded.file_id)
+            sent = await self._call(method, method, by_id, chat_id=chat_id, new=new, seen=seen)
             if sent.fate is not Fate.REFUSED:
                 return sent
             self.uploads.pop(key, None)  # an id Telegram no longer knows: upload the bytes
-        return await self._call(what, lambda: make(png), chat_id=chat_id, new=new, seen=seen)
+        upload = parameters(Upload("picture.png", png, "image/png"))
+        return await self._call(method, method, upload, chat_id=chat_id, new=new, seen=seen)
 
     async def group_animation(
         self,
@@ -240,18 +237,16 @@ class Sender:
         spent = await self.spending.group(chat_id)
         if spent is not None:
             return spent
+        parameters = {
+            "chat_id": chat_id,
+            "animation": Upload("replay.gif", data, "image/gif"),
+            "caption": _fit(caption, CAPTION_LIMIT),
+            "parse_mode": "HTML",
+            "message_thread_id": thread_id,
+            "reply_markup": markup(keyboard),
+        }
         return await self._call(
-            "sendAnimation",
-            lambda: self.bot.send_animation(
-                chat_id,
-                InputFile(data, filename="replay.gif"),
-                caption=_fit(caption, CAPTION_LIMIT),
-                parse_mode=ParseMode.HTML,
-                message_thread_id=thread_id,
-                reply_markup=markup(keyboard),
-            ),
-            chat_id=chat_id,
-            new=True,
+            "sendAnimation", "sendAnimation", parameters, chat_id=chat_id, new=True
         )
 
     async def edit_photo(
@@ -275,18 +270,17 @@ class Sender:
             if sent is not None:
                 return sent
         self.shown.pop(where, None)  # unknown until Telegram confirms the edit
-        return await self._photo(
-            "editMessageMedia",
-            png,
-            text,
-            lambda photo: self.bot.edit_message_media(
-                InputMediaPhoto(photo, caption=text, parse_mode=ParseMode.HTML),
-                chat_id=chat_id,
-                message_id=message_id,
-                reply_markup=markup(keyboard),
-            ),
-            chat_id=chat_id,
-        )
+
+        def parameters(photo: str | Upload) -> dict[str, object]:
+            media = {"type": "photo", "media": photo, "caption": text, "parse_mode": "HTML"}
+            return {
+                "chat_id": chat_id,
+                "message_id": message_id,
+                "media": media,
+                "reply_markup": markup(keyboard),
+            }
+
+        return await self._photo("editMessageMedia", png, text, parameters, chat_id=chat_id)
 
     async def _keep_picture(
         self,
@@ -301,34 +295,26 @@ class Sender:
         same_caption = shown.caption == caption
         answered: list[object] = []
         if same_caption:
-            sent = await self._call(
-                "editMessageReplyMarkup",
-                lambda: self.bot.edit_message_reply_markup(
-                    chat_id=chat_id, message_id=message_id, reply_markup=markup(keyboard)
-                ),
-                chat_id=chat_id,
-                seen=answered.append,
-            )
+            method = "editMessageReplyMarkup"
+            parameters: dict[str, object] = {"chat_id": chat_id, "message_id": message_id}
         else:
-            sent = await self._call(
-                "editMessageCaption",
-                lambda: self.bot.edit_message_caption(
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    caption=caption,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=markup(keyboard),
-                ),
-                chat_id=chat_id,
-                seen=answered.append,
-            )
+            method = "editMessageCaption"
+            parameters = {
+                "chat_id": chat_id,
+                "message_id": message_id,
+                "caption": caption,
+                "parse_mode": "HTML",
+            }
+        parameters["reply_markup"] = markup(keyboard)
+        sent = await self._call(method, method, parameters, chat_id=chat_id, seen=answered.append)
         if not answered:
             if sent.ok:
                 return None  # "not modified": that says nothing of the picture, so send it
             self.shown.pop((chat_id, message_id), None)
             return sent  # refused: as an edit of the picture would be
         photo = photo_of(answered[0])
-        text = getattr(answered[0], "caption", None)
+        answer = field(answered[0], "caption")
+        text = answer if isinstance(answer, str) else None
         if photo is None or photo.unique_id != shown.unique_id:
             return None
         if same_caption and text != shown.text:
@@ -348,44 +334,39 @@ class Sender:
         spent = await self.spending.bot(chat_id)
         if spent is not None:
             return spent
-        return await self._call(
-            "editMessageText",
-            lambda: self.bot.edit_message_text(
-                _fit(text, TEXT_LIMIT),
-                chat_id=chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup(keyboard),
-            ),
-            chat_id=chat_id,
-        )
+        parameters = {
+            "chat_id": chat_id,
+            "message_id": message_id,
+            "text": _fit(text, TEXT_LIMIT),
+            "parse_mode": "HTML",
+            "reply_markup": markup(keyboard),
+        }
+        return await self._call("editMessageText", "editMessageText", parameters, chat_id=chat_id)
 
     async def delete(self, chat_id: int, message_id: int) -> Sent:
         """Delete a message (GONE when it is gone already or too old to delete)."""
-        return await self._call(
-            "deleteMessage", lambda: self.bot.delete_message(chat_id, message_id), chat_id=chat_id
-        )
+        parameters = {"chat_id": chat_id, "message_id": message_id}
+        return await self._call("deleteMessage", "deleteMessage", parameters, chat_id=chat_id)
 
     async def probe(self, chat_id: int, message_id: int) -> Sent:
         """Whether a message is the bot's own and still there: DONE (its keyboard, if any, is
         removed), else GONE (not the bot's, or not there)."""
-        sent = await self._call(
-            "editMessageReplyMarkup",
-            lambda: self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id),
-            chat_id=chat_id,
-        )
+        method = "editMessageReplyMarkup"
+        parameters = {"chat_id": chat_id, "message_id": message_id}
+        sent = await self._call(method, method, parameters, chat_id=chat_id)
         return Sent(Fate.DONE) if sent.ok else sent
 
     async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:
         """Answer a button tap; a short flood wait is waited out once (the tap is fresh)."""
         for attempt in (1, 2):
-            sent = await self._call(
-                "answerCallbackQuery",
-                lambda: self.bot.answer_callback_query(
-                    query_id, text or None, show_alert=alert, url=url
-                ),
-                chat_id=0,
-            )
+            parameters = {
+                "callback_query_id": query_id,
+                "text": text or None,
+                "show_alert": alert,
+                "url": url,
+            }
+            method = "answerCallbackQuery"
+            sent = await self._call(method, method, parameters, chat_id=0)
             wait = sent.retry_after
             if (
                 sent.fate is not Fate.RETRY
@@ -430,10 +411,8 @@ class Sender:
         return await self._raw(ephemeral.DELETE, ephemeral.DELETE, body, chat_id)
 
     async def _raw(self, what: str, method: str, body: dict[str, object], chat_id: int) -> Sent:
-        """A request PTB has no method for (`Bot.do_api_request`)."""
-        return await self._call(
-            what, lambda: self.bot.do_api_request(method, api_kwargs=body), chat_id=chat_id
-        )
+        """A request PTB has no method for."""
+        return await self._call(what, method, body, chat_id=chat_id)
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether a user is an administrator (or the creator) of a group."""

@@ -48,10 +48,10 @@ def keep(kept: OrderedDict[K, V], key: K, value: V, size: int) -> None:
         kept.popitem(last=False)
 
 
-def photo_of(result: object) -> Uploaded | None:
-    """The largest size of a message's photo, if it has one."""
-    sizes = getattr(result, "photo", None)
-    if not sizes:
+def photo_of(message: object) -> Uploaded | None:
+    """The largest size of a message's photo (the Bot API's JSON), if it has one."""
+    sizes = message.get("photo") if isinstance(message, dict) else None
+    if not sizes or not isinstance(sizes, list) or not isinstance(sizes[-1], dict):
         return None
     largest = sizes[-1]
-    return Uploaded(str(largest.file_id), str(largest.file_unique_id))
+    return Uploaded(str(largest["file_id"]), str(largest["file_unique_id"]))

@@ -27,6 +27,7 @@ import logging
 import signal
 from collections.abc import Awaitable, Callable, Sequence
 
+import orjson
 from aiohttp import hdrs, web
 from aiohttp.http import HttpVersion11
 from telegram import Bot, Update
@@ -206,7 +207,7 @@ class WebhookServer:
 
     def _decode(self, body: bytes) -> Update:
         try:
-            data = json.loads(body)
+            data = _loads(body)
         except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
             raise _Malformed("not JSON") from None
         if not isinstance(data, dict) or type(data.get("update_id")) is not int:
@@ -218,6 +219,15 @@ class WebhookServer:
         if update is None:
             raise _Malformed("not an update")
         return update
+
+
+def _loads(body: bytes) -> object:
+    """JSON by orjson (fast); what it refuses and `json` takes (a lone surrogate's escape, a
+    number out of range) by `json`, as before."""
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return json.loads(body)
 
 
 def _closing(status: int, text: str) -> web.Response:

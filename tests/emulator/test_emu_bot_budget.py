@@ -13,6 +13,7 @@ from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
 from tests.emulator.test_emu_ephemeral_sender import png, pressed
 from tgbot.bot_budget import BotBudget, replying, urgency
+from tgbot.http_client import AiohttpRequest
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.ports import Ephemeral, Fate
 from tgbot.redis_client import RedisClient
@@ -24,7 +25,7 @@ async def bot(emulator: BotApiEmulator) -> AsyncIterator[Bot]:
     """A PTB bot on the emulator."""
     bot = Bot(
         **emulator.bot_kwargs,
-        request=quick_request(read_timeout=2.0),
+        request=AiohttpRequest(read_timeout=2.0),
         get_updates_request=quick_request(),
     )
     async with bot:

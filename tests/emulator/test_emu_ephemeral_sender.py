@@ -19,6 +19,7 @@ from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
 from tgbot.buttons import Noop
 from tgbot.callback import encode
+from tgbot.http_client import AiohttpRequest
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.menus import Button
 from tgbot.ports import Ephemeral, Fate
@@ -35,7 +36,7 @@ def png(colour: str) -> bytes:
 async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
     bot = Bot(
         **emulator.bot_kwargs,
-        request=quick_request(read_timeout=2.0),
+        request=AiohttpRequest(read_timeout=2.0),
         get_updates_request=quick_request(),
     )
     async with bot:

@@ -24,6 +24,7 @@ from emulator.server import BotApiEmulator
 from tests.emulator.support import People, quick_request
 from tgbot.buttons import Noop
 from tgbot.callback import encode
+from tgbot.http_client import AiohttpRequest
 from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.menus import Button, Style
 from tgbot.ports import Fate
@@ -35,7 +36,7 @@ async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
     """The bot's sender over a PTB bot that gives up on an answer after 0.3 s."""
     bot = Bot(
         **emulator.bot_kwargs,
-        request=quick_request(read_timeout=0.3),
+        request=AiohttpRequest(read_timeout=0.3),
         get_updates_request=quick_request(),
     )
     async with bot:

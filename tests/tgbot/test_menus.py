@@ -181,7 +181,8 @@ def test_the_telegram_keyboard_carries_the_styles() -> None:
     confirm = _screen(seat, PickSpot(GAME, 0, 0, 1))
     keyboard = markup(confirm.keyboard)
     assert keyboard is not None
-    assert [[b.style for b in row] for row in keyboard.inline_keyboard] == [["success"], [None]]
+    rows = keyboard["inline_keyboard"]
+    assert [[b.get("style") for b in row] for row in rows] == [["success"], [None]]
 
 
 def test_spot_buttons_name_their_cells_in_reading_order_as_the_maze_grows() -> None:

@@ -170,6 +170,16 @@ async def test_a_good_update_is_handed_on_and_answered_200(hook: Hook) -> None:
     assert message.get_bot() is hook.server.bot  # shortcuts such as reply_text work
 
 
+async def test_an_update_only_the_standard_json_module_reads_is_taken(hook: Hook) -> None:
+    """orjson refuses a lone surrogate's escape, which `json` (and Telegram) take: the update
+    is read all the same."""
+    body = update_body(43, "/new").replace(b'"/new"', b'"/new \\ud83d"')
+    (answer,) = await exchange(hook.port, head(len(body)) + body)
+    assert answer.status == 200
+    message = hook.accepted[0].message
+    assert message is not None and message.text == "/new \ud83d"
+
+
 async def test_a_chunked_update_within_the_cap_is_taken(hook: Hook) -> None:
     body = update_body(42)
     (answer,) = await exchange(hook.port, head(None) + chunked(body[:10], body[10:]))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
+import time
+from collections.abc import Sequence
 
 from ai import Level
-from engine import Edition, Phase, Role, Side, current_player, legal_actions
+from engine import Edition, Phase, PublicView, Role, Side, current_player, legal_actions
 from engine.archive import replay
 from engine.events import GameEnded, MapUsed, RoundEnded
 from tgbot import history_texts
@@ -290,3 +293,38 @@ async def test_a_practice_game_gets_its_replays_and_is_no_group_s_history(table:
     assert await table.archives.player_stats(ANN) == ()
     last = table.sender.live(ANN, "photo")
     assert any("Game over!" in m.text for m in last), "the scoreboard ends the last board"
+
+
+class _SlowAnimator(StubAnimator):
+    """Replays that take a while to draw, noting when each was drawn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spans: list[tuple[float, float]] = []
+
+    def round_replay(self, views: Sequence[PublicView]) -> bytes | None:
+        begun = time.monotonic()
+        time.sleep(0.2)  # a long round's drawing, holding its thread
+        self.spans.append((begun, time.monotonic()))
+        return super().round_replay(views)
+
+
+async def test_other_work_goes_on_while_a_replay_is_drawn() -> None:
+    """A replay is drawn off the event loop: other games' updates are handled meanwhile."""
+    animator = _SlowAnimator()
+    table = Table(animator=animator)
+    ticks: list[float] = []
+
+    async def other_games() -> None:
+        while True:
+            ticks.append(time.monotonic())
+            await asyncio.sleep(0.01)
+
+    running = asyncio.create_task(other_games())
+    try:
+        await _finished(table)
+    finally:
+        running.cancel()
+    assert len(animator.spans) == 3
+    for begun, ended in animator.spans:
+        assert sum(begun < t < ended for t in ticks) >= 3, "the loop was held by the drawing"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
@@ -11,6 +12,7 @@ from engine.archive import RoundReplay
 from engine.events import GameEnded, RoundStarted
 
 from .. import history_texts, presenter
+from ..animations import Animator
 from ..archives import (
     ALL_TIME,
     RoundEnd,
@@ -76,8 +78,7 @@ async def deliver_replay(ctx: Context, record: GameRecord, send_group: SendGroup
             return ctx.sender.group_text(chat, thread, text, keyboard)
 
     else:
-        played = _ended_round(game_rounds(record.state, record.moves), item)
-        data = None if played is None else ctx.animator.round_replay(played.views)
+        data = await asyncio.to_thread(_round_gif, ctx.animator, record, item)
         if data is None:  # nothing to show (moves not all known), or too big: given up
             await ctx.strike(record.game_id, struck)
             return
@@ -87,6 +88,13 @@ async def deliver_replay(ctx: Context, record: GameRecord, send_group: SendGroup
             return ctx.sender.group_animation(chat, thread, gif, caption)
 
     await send_group(ctx, record, send, lambda _: struck, struck)
+
+
+def _round_gif(animator: Animator, record: GameRecord, number: int) -> bytes | None:
+    """Round `number`'s replay, replayed from the record's moves and drawn (on a thread: 0.1 s
+    or more, during which other games' updates go on); None when there is nothing to show."""
+    played = _ended_round(game_rounds(record.state, record.moves), number)
+    return None if played is None else animator.round_replay(played.views)
 
 
 async def _final_board(
@@ -235,7 +243,8 @@ async def replay_tap(
         return invalid_button(tr)
     if not 1 <= command.round <= len(rounds):
         return invalid_button(tr)
-    data = ctx.animator.round_replay(rounds[command.round - 1].views)
+    # On a thread: 0.1 s or more of drawing, during which other games' updates go on.
+    data = await asyncio.to_thread(ctx.animator.round_replay, rounds[command.round - 1].views)
     if data is None:
         return invalid_button(tr)
     lang = await ctx.group_language(chat_id)
