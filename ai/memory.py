@@ -268,6 +268,8 @@ class Memory:
         b = self._belief()
         if after is None or not self.hidden:
             return
+        if seat == self.seat:  # its own move tells a seat nothing it did not know
+            return
         before = reach(self.net, self.hidden).best
         gains = [bf - af for bf, af in zip(before, after, strict=True)]
         delta: dict[Coord, float] = {}
@@ -307,6 +309,8 @@ class Memory:
             b.reshuffle(target)  # for this seat itself, its RoleDealt event follows
             return
         if target == seat:
+            return
+        if seat == self.seat:
             return
         if kind in (Kind.BREAK, Kind.TRAPPED):
             yes, no = 0.55, 0.15

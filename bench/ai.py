@@ -6,7 +6,9 @@ round 1 of many seeded games and prints the diggers' win rate with a 95% Wilson 
 `--lines base5:HvR,deluxe6:SvH` runs some lines only; `--out FILE` keeps every round's result
 in a JSON file, so a line can be run in pieces (rounds already in the file are not played
 again, `--rounds` is the total wanted) and `--report` prints the table of a file without
-playing. `--workers N` plays in N processes (default 1: the machine is shared).
+playing. `--budget worlds=8,depth=9` plays the search seats with another `Budget` (keep each
+budget's rounds in their own file). `--workers N` plays in N processes (default 1: the machine
+is shared).
 
 Targets (the computer-player issue): replacing one side by the stronger level raises that side's
 win rate by 15 points (search over heuristic) and 30 points (heuristic over random), against
@@ -34,7 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ai import Level
+from ai import Budget, Level
 from ai.arena import play_round
 from engine import Edition, Role
 
@@ -78,13 +80,30 @@ ALL_LINES: tuple[Line, ...] = tuple((e, n, m, s) for e, n in CONFIGS for m, s in
 BY_KEY = {line_key(line): line for line in ALL_LINES}
 
 
-def one(task: tuple[Line, int]) -> tuple[str, int, Result]:
+def parse_budget(text: str) -> Budget:
+    """A search budget from `worlds=32,width=6,depth=8` (unnamed fields keep their default)."""
+    fields: dict[str, Any] = {}
+    for part in filter(None, text.split(",")):
+        name, _, value = part.partition("=")
+        if name not in Budget.__dataclass_fields__:
+            raise ValueError(f"no budget field {name!r}")
+        default = Budget.__dataclass_fields__[name].type
+        fields[name] = float(value) if "float" in str(default) else int(value)
+    return Budget(**fields)
+
+
+def one(task: tuple[Line, int, Budget]) -> tuple[str, int, Result]:
     """Play one seeded round of one line; its result as plain data."""
-    line, seed = task
+    line, seed, budget = task
     edition, players, miners, saboteurs = line
     started = time.process_time()
     r = play_round(
-        players, edition, seed, {False: miners, True: saboteurs}, clock=time.process_time
+        players,
+        edition,
+        seed,
+        {False: miners, True: saboteurs},
+        budget=budget,
+        clock=time.process_time,
     )
     times: dict[str, list[float]] = {}
     for lv, t in r.times:
@@ -134,10 +153,11 @@ def play(
     workers: int,
     results: dict[str, dict[str, Result]],
     out: Path | None,
+    budget: Budget = Budget(),
 ) -> None:
     """Play the rounds each line still lacks, saving the file every few seconds."""
     tasks = [
-        (line, seed)
+        (line, seed, budget)
         for line in lines
         for seed in range(first, first + rounds)
         if str(seed) not in results.get(line_key(line), {})
@@ -258,6 +278,9 @@ def main() -> None:
     parser.add_argument("--lines", default="", help="comma-separated, e.g. base5:HvR (all)")
     parser.add_argument("--out", type=Path, default=None, help="JSON file of results to extend")
     parser.add_argument("--report", action="store_true", help="print the file's table only")
+    parser.add_argument(
+        "--budget", default="", help="the search budget, e.g. worlds=32,depth=8 (the default)"
+    )
     args = parser.parse_args()
     try:
         lines = [BY_KEY[k] for k in args.lines.split(",") if k] or list(ALL_LINES)
@@ -266,7 +289,11 @@ def main() -> None:
     results = load(args.out)
     if not args.report:
         started = time.perf_counter()
-        play(lines, args.rounds, args.seed, args.workers, results, args.out)
+        try:
+            budget = parse_budget(args.budget)
+        except ValueError as e:
+            parser.error(str(e))
+        play(lines, args.rounds, args.seed, args.workers, results, args.out, budget)
         print(f"{time.perf_counter() - started:.0f} s, {args.workers} workers\n")
     report(results, lines, args.rounds)
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import os
 import shutil
 import socket
@@ -35,18 +36,19 @@ from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from redis.asyncio import Redis
 
 from emulator import EmulatorState, Faults, Message, RateLimits, User
-from emulator.server import BotApiEmulator
+from emulator.server import BotApiEmulator, update_chat
 from tests.haproxy import haproxy
 from tests.redis_cluster import LocalCluster
 from tgbot.buttons import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard
 from tgbot.callback import decode
-from tgbot.keys import DEFAULT_PREFIX
+from tgbot.keys import DEFAULT_PREFIX, shard_of
 from tgbot.redis_client import RedisClient, open_redis
 from tgbot.redis_store import RedisStore
 
@@ -263,7 +265,11 @@ async def live(emu: BotApiEmulator, user: User, wanted: type, before: tuple[int,
             return None
         return m if any(isinstance(decode(d), wanted) for d in callbacks(m)) else None
 
-    found: Message = await emu.wait_for(ready, timeout=60)
+    try:
+        found: Message = await emu.wait_for(ready, timeout=60)
+    except TimeoutError:
+        name = wanted.__name__
+        raise TimeoutError(f"{user.first_name}'s hand did not offer {name} within 60 s") from None
     return found
 
 
@@ -325,8 +331,21 @@ async def board_after(
         fig.missed_boards += 1
 
 
-async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fig: Figures) -> None:
-    """`moves` discards of one game, one tap in flight."""
+async def play(
+    emu: BotApiEmulator, redis_url: str, users: list[User], chat: int, moves: int, fig: Figures
+) -> None:
+    """`moves` discards of one game, one tap in flight; a wait that times out prints what the
+    game's players and group were last sent and what its record says (`diagnose`)."""
+    try:
+        await _play(emu, users, chat, moves, fig)
+    except TimeoutError as exc:
+        print(await diagnose(emu, redis_url, users, chat, str(exc) or "a wait timed out"))
+        raise
+
+
+async def _play(
+    emu: BotApiEmulator, users: list[User], chat: int, moves: int, fig: Figures
+) -> None:
     for _ in range(moves):
 
         def to_act() -> tuple[User, Message] | None:
@@ -338,11 +357,14 @@ async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fi
                     return u, photos[-1]
             return None
 
-        user, hand = await emu.wait_for(to_act, timeout=60)
+        try:
+            user, hand = await emu.wait_for(to_act, timeout=60)
+        except TimeoutError:
+            raise TimeoutError(f"chat {chat}: no hand offered a move within 60 s") from None
         (start_discard,) = [d for d in callbacks(hand) if isinstance(decode(d), StartDiscard)]
         before = (hand.message_id, len(hand.history))
         await tap(emu, user, hand, start_discard, fig)
-        hand = await live(emu, user, ToggleDiscard, before)
+        hand = await live(emu, user, ToggleDiscard, before)  # (its timeout names the user)
         toggle = next(d for d in callbacks(hand) if isinstance(decode(d), ToggleDiscard))
         before = (hand.message_id, len(hand.history))
         await tap(emu, user, hand, toggle, fig)
@@ -377,6 +399,81 @@ async def play(emu: BotApiEmulator, users: list[User], chat: int, moves: int, fi
             ) from None
 
 
+def _described(message: Message) -> str:
+    """One line of what a message shows: id, edits, kind, buttons, the text's first line."""
+    content = message.content
+    kind = "photo" if content.photo else "animation" if content.animation else "text"
+    shown = (content.caption if content.photo or content.animation else content.text) or ""
+    buttons = Counter(type(decode(d)).__name__ for d in callbacks(message))
+    keys = ", ".join(f"{k} {n}" if n > 1 else k for k, n in sorted(buttons.items()))
+    gone = " deleted" if message.deleted else ""
+    first = shown.split("\n", 1)[0][:90]
+    return f"#{message.message_id}{gone} {kind}, {len(message.history)} edits [{keys}] {first!r}"
+
+
+async def diagnose(
+    emu: BotApiEmulator, redis_url: str, users: list[User], chat: int, what: str
+) -> str:
+    """What a stalled game looks like: each player's and the group's last messages as the
+    emulator holds them, unanswered taps and updates not yet delivered, and the record's state
+    (whose turn, what it owes, whether its outbox mark and turn deadline are there)."""
+    state = emu.state
+    bot = state.bot.id
+    out = [f"--- stalled: {what}"]
+    ids = {u.id for u in users}
+    for where, name in [(u.id, u.first_name) for u in users] + [(chat, "group")]:
+        sent = [m for m in state.messages(where, include_deleted=True) if m.sender_id == bot]
+        out.append(f"{name} ({where}): {len(sent)} messages from the bot, the last:")
+        out += [f"    {_described(m)}" for m in sent[-3:]]
+    open_taps = [q for q in state.callback_queries.values() if q.user_id in ids and not q.answered]
+    out.append(f"taps not answered: {[(q.user_id, q.data) for q in open_taps]}")
+    pending = [u for u in state.pending_updates if update_chat(u) in (ids | {chat})]
+    out.append(f"updates not delivered yet: {len(pending)} ({len(state.pending_updates)} in all)")
+    hook = state.webhook
+    out.append(
+        f"webhook: {emu.webhook_attempts} POSTs for {len(state.update_log)} updates, last error "
+        f"{hook.last_error_message!r} at {hook.last_error_date}"
+    )
+    client = open_redis(redis_url, 5.0)
+    try:
+        store = RedisStore(client, prefix=DEFAULT_PREFIX)
+        gid = await store.active_game(chat, None)
+        record = None if gid is None else await store.load(gid)
+        if gid is None or record is None:
+            out.append(f"record: none (the chat names {gid!r})")
+            return "\n".join(out)
+        game = record.state
+        turn = "-" if game is None else f"{game.players[game.turn]} (version {game.version})"
+        names = {p.user_id: p.name for p in record.lobby.players}
+        mover = "-" if game is None else names.get(game.players[game.turn], "?")
+        out.append(
+            f"record {gid}: rev {record.rev}, {record.status.value}, turn of {mover} {turn}, "
+            f"turn started {record.turn_started_at}, misses {record.misses}, "
+            f"automatic {record.automatic}, hands {record.messages.hands}"
+        )
+        owed = record.owed
+        owing = {
+            f.name: getattr(owed, f.name)
+            for f in dataclasses.fields(owed)
+            if getattr(owed, f.name) not in ((), None, False, 0)
+        }
+        out.append(f"owed: {owing or 'nothing'}")
+        marked = await client.zscore(store.keys.outbox(shard_of(gid)), gid)
+        out.append(f"outbox mark: {marked} (games owing: {len(await store.owing_games())})")
+        deadline = store.keys.deadlines(shard_of(gid))
+        raw = await client.zrange(deadline, 0, -1, withscores=True)
+        entries = cast("list[tuple[bytes | str, float]]", raw)
+        mine = [(_text(k), v) for k, v in entries if gid in _text(k)]
+        out.append(f"deadlines: {mine} (now {time.time():.0f})")
+    finally:
+        await client.aclose()
+    return "\n".join(out)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (0..100) in milliseconds."""
     if not values:
@@ -404,6 +501,25 @@ async def redis_figures(urls: list[str]) -> tuple[Counter[str], int]:
     return counts, total
 
 
+@dataclass
+class Measured:
+    """What a run measured over the moves (counts since the games were open)."""
+
+    fig: Figures
+    elapsed: float  # seconds the moves took
+    cpu: float  # the bot processes' CPU seconds, and the kernel's part of it
+    kernel: float
+    redis: Counter[str]  # commands by name
+    reads: int  # read events Redis processed: about one per round trip
+    memory: int  # bytes of every key at the end
+    sent: Counter[str]  # commands clients sent (--trips)
+    calls: Counter[str]  # Bot API calls by method
+    uploads: int
+    counters: dict[str, float]  # the bots' own counters
+    posts: int  # webhook POSTs over the whole run (a redelivery is one more)
+    updates: int  # updates over the whole run
+
+
 async def run(args: argparse.Namespace) -> None:
     faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter, upload_kbps=args.upload_kbps)
     limits = RateLimits()  # Telegram's: 20 messages a minute per group, 30 a second in all
@@ -413,49 +529,93 @@ async def run(args: argparse.Namespace) -> None:
         # Cheap photo sizes (no thumbnails), so that the emulator spends little of the machine.
         state = EmulatorState(rate_limits=limits, cheap_photos=not args.full_photos)
         emulator = BotApiEmulator(state, faults=faults)
-        async with emulator as emu, bot_processes(args, emu, redis_url, logs) as bots:
-            procs = [bot.proc for bot in bots]
-            games = []
-            for g in range(args.games):
-                users = [state.create_user(f"P{g}-{i}") for i in range(args.players)]
-                for u in users:
-                    state.start_bot(u.id)
-                chat = state.create_group(
-                    f"G{g}", creator=users[0].id, members=[u.id for u in users[1:]]
-                ).id
-                games.append((users, chat))
-            fig = Figures()
-            client = open_redis(redis_url, 5.0)
-            await client.ping()  # a Cluster client learns the nodes before concurrent calls
-            await asyncio.gather(
-                *(open_game(emu, client, users, chat, fig) for users, chat in games)
-            )
-            await client.aclose()
-            fig = Figures()  # the moves only, from here
-            cpu0 = sum(cpu_seconds(proc.pid) for proc in procs)
-            sys0 = sum(cpu_split(proc.pid)[1] for proc in procs)
-            commands0, _ = await redis_figures(nodes)
-            reads0 = await redis_reads(nodes)
-            calls0, uploads0 = emu.calls.copy(), state.photo_uploads
-            counters0 = await bot_counters(bots)
-            sent: Counter[str] = Counter()
-            watching = [asyncio.create_task(watch_redis(n, sent)) for n in nodes if args.trips]
-            started = time.perf_counter()
-            await asyncio.gather(
-                *(play(emu, users, chat, args.moves, fig) for users, chat in games)
-            )
-            for watcher in watching:
-                watcher.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await watcher
-            elapsed = time.perf_counter() - started
-            await asyncio.gather(*fig.waiting)
-            reads = await redis_reads(nodes) - reads0
-            cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu0
-            kernel = sum(cpu_split(proc.pid)[1] for proc in procs) - sys0
-            commands, memory = await redis_figures(nodes)
-            calls, uploads = emu.calls - calls0, state.photo_uploads - uploads0
-            counters = {k: v - counters0.get(k, 0.0) for k, v in (await bot_counters(bots)).items()}
+        try:
+            measured = await measure(args, emulator, redis_url, nodes, logs)
+        except BaseException:
+            keep_logs(args, logs)
+            raise
+    report(args, measured)
+
+
+def keep_logs(args: argparse.Namespace, logs: Path) -> None:
+    """After a failure: where the bot's logs are (kept, even without `--logs`), with the count
+    of warnings, errors and lost update holds in each."""
+    if not args.logs:
+        kept = Path(tempfile.mkdtemp(prefix="load-logs-"))
+        shutil.copytree(logs, kept, dirs_exist_ok=True)
+        logs = kept
+    for log in sorted(logs.glob("*.log")):
+        lines = log.read_text(errors="replace").splitlines()
+        kinds = Counter(k for line in lines for k in ("WARNING", "ERROR") if f" {k} " in line)
+        lost = sum("hold was lost" in line for line in lines)
+        print(f"bot log kept: {log} ({len(lines)} lines, {dict(kinds)}, {lost} holds lost)")
+
+
+async def measure(
+    args: argparse.Namespace, emulator: BotApiEmulator, redis_url: str, nodes: list[str], logs: Path
+) -> Measured:
+    """Open the games, then play their moves, measuring the moves."""
+    state = emulator.state
+    async with emulator as emu, bot_processes(args, emu, redis_url, logs) as bots:
+        procs = [bot.proc for bot in bots]
+        games = []
+        for g in range(args.games):
+            users = [state.create_user(f"P{g}-{i}") for i in range(args.players)]
+            for u in users:
+                state.start_bot(u.id)
+            chat = state.create_group(
+                f"G{g}", creator=users[0].id, members=[u.id for u in users[1:]]
+            ).id
+            games.append((users, chat))
+        fig = Figures()
+        client = open_redis(redis_url, 5.0)
+        await client.ping()  # a Cluster client learns the nodes before concurrent calls
+        await asyncio.gather(*(open_game(emu, client, users, chat, fig) for users, chat in games))
+        await client.aclose()
+        fig = Figures()  # the moves only, from here
+        cpu0 = sum(cpu_seconds(proc.pid) for proc in procs)
+        sys0 = sum(cpu_split(proc.pid)[1] for proc in procs)
+        commands0, _ = await redis_figures(nodes)
+        reads0 = await redis_reads(nodes)
+        calls0, uploads0 = emu.calls.copy(), state.photo_uploads
+        counters0 = await bot_counters(bots)
+        sent: Counter[str] = Counter()
+        watching = [asyncio.create_task(watch_redis(n, sent)) for n in nodes if args.trips]
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(play(emu, redis_url, users, chat, args.moves, fig) for users, chat in games)
+        )
+        for watcher in watching:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+        elapsed = time.perf_counter() - started
+        await asyncio.gather(*fig.waiting)
+        reads = await redis_reads(nodes) - reads0
+        cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu0
+        kernel = sum(cpu_split(proc.pid)[1] for proc in procs) - sys0
+        commands, memory = await redis_figures(nodes)
+        counters = {k: v - counters0.get(k, 0.0) for k, v in (await bot_counters(bots)).items()}
+        return Measured(
+            fig=fig,
+            elapsed=elapsed,
+            cpu=cpu,
+            kernel=kernel,
+            redis=commands - commands0,
+            reads=reads,
+            memory=memory,
+            sent=sent,
+            calls=emu.calls - calls0,
+            uploads=state.photo_uploads - uploads0,
+            counters=counters,
+            posts=emu.webhook_attempts,
+            updates=len(state.update_log),
+        )
+
+
+def report(args: argparse.Namespace, m: Measured) -> None:
+    """Print the figures."""
+    fig = m.fig
     moves = max(fig.moves, 1)
     a, b = fig.answers, fig.boards
     print(f"games {args.games} x {args.players} players, {args.moves} moves each, ", end="")
@@ -464,28 +624,30 @@ async def run(args: argparse.Namespace) -> None:
     front = "behind haproxy" if args.haproxy or args.processes > 1 else "no load balancer"
     where = "a 3-master Redis Cluster" if args.cluster else "one redis-server"
     print(f"{args.processes} bot process(es), {front}, {where}")
-    print(f"moves/s (all processes)        {fig.moves / elapsed:8.2f}  ({elapsed:.1f} s)")
+    print(f"moves/s (all processes)        {fig.moves / m.elapsed:8.2f}  ({m.elapsed:.1f} s)")
     print(f"tap -> answer p50/p95/p99 (ms) {_ms(a, 50)} {_ms(a, 95)} {_ms(a, 99)}  ({len(a)} taps)")
     print(f"tap -> new board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
     print(f"  ({fig.missed_boards} moves shown by a later board: the group's 20 posts a minute)")
-    print(f"bot CPU per move (ms)          {1000 * cpu / moves:8.1f}  (all processes", end="")
-    print(f"; {1000 * kernel / moves:.1f} of it in the kernel)")
-    redis = commands - commands0
+    print(f"bot CPU per move (ms)          {1000 * m.cpu / moves:8.1f}  (all processes", end="")
+    print(f"; {1000 * m.kernel / moves:.1f} of it in the kernel)")
+    redis = m.redis
     redis -= Counter({"info": 1, "scan": redis["scan"], "memory|usage": redis["memory|usage"]})
     print(f"Redis commands per move        {redis.total() / moves:8.1f}  ", end="")
-    print(", ".join(f"{m} {n / moves:.1f}" for m, n in redis.most_common(12)))
-    print(f"Redis round trips per move     {reads / moves:8.1f}  (read events Redis processed)")
+    print(", ".join(f"{c} {n / moves:.1f}" for c, n in redis.most_common(12)))
+    print(f"Redis round trips per move     {m.reads / moves:8.1f}  (read events Redis processed)")
     if args.trips:
-        print(f"Redis commands sent per move   {sent.total() / moves:8.1f}  ", end="")
-        print(", ".join(f"{m} {n / moves:.1f}" for m, n in sent.most_common(12)))
-    print(f"Redis bytes per game           {memory / args.games:8.0f}")
-    print(f"Bot API calls per move         {calls.total() / moves:8.1f}  ", end="")
-    print(", ".join(f"{m} {n / moves:.1f}" for m, n in calls.most_common()))
-    print(f"photo uploads per move         {uploads / moves:8.1f}")
+        print(f"Redis commands sent per move   {m.sent.total() / moves:8.1f}  ", end="")
+        print(", ".join(f"{c} {n / moves:.1f}" for c, n in m.sent.most_common(12)))
+    print(f"Redis bytes per game           {m.memory / args.games:8.0f}")
+    print(f"Bot API calls per move         {m.calls.total() / moves:8.1f}  ", end="")
+    print(", ".join(f"{c} {n / moves:.1f}" for c, n in m.calls.most_common()))
+    print(f"photo uploads per move         {m.uploads / moves:8.1f}")
+    print(f"webhook POSTs, updates         {m.posts:8d} {m.updates}  (the whole run)")
     print("confirm taps answered          ", end="")
     print(", ".join(f"{text!r} {n}" for text, n in fig.confirmed.most_common()))
     print("bot counters per move          ", end="")
-    print(", ".join(f"{k.removeprefix('saboteur_')} {v / moves:.2f}" for k, v in counters.items()))
+    counted = m.counters.items()
+    print(", ".join(f"{k.removeprefix('saboteur_')} {v / moves:.2f}" for k, v in counted))
 
 
 async def redis_reads(urls: list[str]) -> int:

@@ -108,7 +108,8 @@ def to_palette(image: Image.Image) -> Image.Image:
     """The picture in the fixed palette (nearest colour, no dithering)."""
     if image.mode == "P":
         return image
-    return image.convert("RGB").quantize(palette=palette(), dither=Image.Dither.NONE)
+    rgb = image if image.mode == "RGB" else image.convert("RGB")  # convert would copy it
+    return rgb.quantize(palette=palette(), dither=Image.Dither.NONE)
 
 
 def to_png(image: Image.Image) -> bytes:

@@ -37,6 +37,7 @@ class Owed:
 
     texts: tuple[Message, ...] = ()  # group texts in order (round and game summaries, notices)
     board_lines: tuple[Message, ...] = ()  # caption lines of moves not yet shown on a board
+    lines_struck: int = 0  # how many move lines were struck off (shown) so far, folded or not
     board_version: int | None = None  # a board post showing at least this version is owed
     fresh: tuple[int, ...] = ()  # players owed a new, notifying live message
     edits: tuple[int, ...] = ()  # players whose live message must be redrawn
@@ -96,6 +97,7 @@ def owe(
     return Owed(
         texts=(*owed.texts, *map(as_message, texts)),
         board_lines=bounded((*owed.board_lines, *map(as_message, lines))),
+        lines_struck=owed.lines_struck,
         board_version=version,
         fresh=all_fresh,
         edits=tuple(u for u in _union(owed.edits, edits) if u not in all_fresh),
@@ -156,29 +158,42 @@ def bounded(lines: tuple[Message, ...]) -> tuple[Message, ...]:
     if len(lines) <= MAX_BOARD_LINES:
         return lines
     cut = len(lines) - (MAX_BOARD_LINES - 1)
-    count = sum(folded(x) or 1 for x in lines[:cut])
+    count = units(lines[:cut])
     return (_summary(count), *lines[cut:])
 
 
-def _strike_lines(owed: tuple[Message, ...], shown: Sequence[Message]) -> tuple[Message, ...]:
-    """The owed lines once `shown` (the oldest, as a delivery read them) were shown. Lines that
-    folded meanwhile are struck off by how many lines they stand for."""
-    if tuple(owed[: len(shown)]) == tuple(shown):
-        return owed[len(shown) :]
-    if not owed or not folded(owed[0]):
-        return owed  # not the lines owed first (struck off already): nothing to strike
-    units = sum(folded(x) or 1 for x in shown)
-    first = folded(owed[0])
-    if first > units:
-        return (_summary(first - units), *owed[1:])
-    return owed[1 + units - first :]
+def units(lines: Sequence[Message]) -> int:
+    """How many move lines `lines` stand for (a summary line for all it folded)."""
+    return sum(folded(x) or 1 for x in lines)
 
 
-def board_posted(owed: Owed, version: int, lines: Sequence[Message]) -> Owed:
-    """Strike off a board post showing `version` with `lines` (later moves stay owed)."""
-    rest = _strike_lines(owed.board_lines, lines)
+def _strike_lines(owed: Owed, shown: Sequence[Message], start: int) -> Owed:
+    """The owed lines once `shown` were shown: the oldest lines a delivery read when
+    `owed.lines_struck` was `start`. The move lines are counted from the game's first, so the
+    ones shown are known however many folded since, and a strike made again (a retried or a
+    second delivery) strikes nothing more."""
+    end = start + units(shown)
+    todo = end - owed.lines_struck
+    if todo <= 0 or owed.lines_struck < start:  # struck already (or read from another count)
+        return owed
+    rest = list(owed.board_lines)
+    while rest and todo > 0:
+        count = folded(rest[0]) or 1
+        if count > todo:
+            rest[0] = _summary(count - todo)  # the part of a summary's lines not shown
+            todo = 0
+        else:
+            rest.pop(0)
+            todo -= count
+    return replace(owed, board_lines=tuple(rest), lines_struck=end - todo)
+
+
+def board_posted(owed: Owed, version: int, lines: Sequence[Message], *, start: int) -> Owed:
+    """Strike off a board post showing `version` with `lines`, read when `lines_struck` was
+    `start` (later moves stay owed)."""
+    rest = _strike_lines(owed, lines, start)
     done = owed.board_version is not None and version >= owed.board_version
-    return replace(owed, board_lines=rest, board_version=None if done else owed.board_version)
+    return replace(rest, board_version=None if done else owed.board_version)
 
 
 def private_text_sent(owed: Owed, user_id: int, text: Message) -> Owed:
@@ -256,15 +271,23 @@ def settled(owed: Owed, chat_id: int) -> Owed:
     return replace(owed, uncertain=tuple(u for u in owed.uncertain if u[0] != chat_id))
 
 
-def lines_shown(owed: Owed, lines: Sequence[Message]) -> Owed:
-    """Strike off the first board lines once a text showed them (the board shows the rest)."""
-    return replace(owed, board_lines=_strike_lines(owed.board_lines, lines))
+def lines_shown(owed: Owed, lines: Sequence[Message], *, start: int) -> Owed:
+    """Strike off the first board lines once a text showed them (the board shows the rest),
+    read when `lines_struck` was `start`."""
+    return _strike_lines(owed, lines, start)
 
 
 def group_dropped(owed: Owed) -> Owed:
     """The group is gone (the bot was removed, the chat deleted): nothing more goes there (the
     game's archive is still owed: it goes to the store, not to the group)."""
     replays = tuple(r for r in owed.replays if r == END)
+    struck = owed.lines_struck + units(owed.board_lines)
     return replace(
-        owed, texts=(), board_lines=(), board_version=None, lobby_text=None, replays=replays
+        owed,
+        texts=(),
+        board_lines=(),
+        lines_struck=struck,
+        board_version=None,
+        lobby_text=None,
+        replays=replays,
     )

@@ -27,7 +27,8 @@ rendered before it was owed, as records written before typed messages hold), for
 
 `thread` is a forum topic's `message_thread_id` (only for topic messages: in other supergroups
 replies carry a thread id too, and must not make a second "chat"). `hands` pairs a player with
-their live private message. `owed` is what the game still owes its chats (`tgbot.outbox`);
+their live private message. `owed` is what the game still owes its chats (`tgbot.outbox`;
+its `lines_struck` counts the move lines struck off the board lines so far, 0 when absent);
 `unreachable` lists players whose private chat refused the bot, until they press Start.
 
 `chat` is a group's id (negative), or for a practice game (`/practice`) the player's private
@@ -227,6 +228,7 @@ def record_to_json(record: GameRecord) -> str:
         "owed": {
             "texts": [to_doc(m) for m in record.owed.texts],
             "board_lines": [to_doc(m) for m in record.owed.board_lines],
+            "lines_struck": record.owed.lines_struck,
             "board_version": record.owed.board_version,
             "fresh": list(record.owed.fresh),
             "edits": list(record.owed.edits),
@@ -361,6 +363,7 @@ def _owed(value: object) -> Owed:
     return Owed(
         texts=tuple(_message(x, "owed.texts[]") for x in _list(doc["texts"], "owed.texts")),
         board_lines=tuple(_message(x, "owed.lines[]") for x in _list(doc["board_lines"], "l")),
+        lines_struck=_int(doc.get("lines_struck", 0), "owed.lines_struck"),
         board_version=_opt_int(doc["board_version"], "owed.board_version"),
         fresh=tuple(_int(x, "owed.fresh[]") for x in _list(doc["fresh"], "owed.fresh")),
         edits=tuple(_int(x, "owed.edits[]") for x in _list(doc["edits"], "owed.edits")),

@@ -5,10 +5,12 @@ every successful `save` (a Lua compare-and-set), unrelated to the engine state's
 Every script touches one key (one Cluster slot); what spans keys is done in an order whose every
 prefix is harmless, so a crash between two steps loses nothing:
 
-- `create` lists the game under its players, writes the record (if the id is free), then claims
-  the chat with a compare-and-set on the chat's key. A chat whose holder is missing or no longer
-  active is free (a record is always written before its chat points at it). A crash before the
-  claim leaves a lobby nobody can reach (a few KB, never shown).
+- `create` writes the record (if the id is free) to expire in `CLAIMING_SECONDS`, lists it under
+  its players, claims the chat with a compare-and-set on the chat's key, then makes the record
+  last. A chat names only a game whose record was written first, so a holder found missing or no
+  longer active is over for good, and the chat free: two creators cannot both win, however their
+  steps interleave. A crash before the claim leaves a record nothing names, which expires; one
+  after it a chat naming a record that expires, which the next creator then takes over.
 - `save` marks the game in its outbox shard (scored by the new rev) before a save that owes
   announcements, and writes `owes` beside the record; `owing_games` drops a mark once the game's
   record at that rev or later owes nothing, so a mark is never dropped for a newer debt.
@@ -33,12 +35,27 @@ from .store import ChatBusyError, GameExistsError, Updating
 from .trips import Trip
 
 _RETRIES = 8
+# How long a new record lasts unless its create claims the chat: longer than any stall of a
+# process between the two steps, short enough that a crash between them blocks a chat briefly.
+CLAIMING_SECONDS = 60
 
-# KEYS: game. ARGV: rev, doc. Writes a new record only if the id is free.
+# KEYS: game. ARGV: rev, doc, seconds. Writes a new record only if the id is free, marked
+# `claiming` and expiring until its create has claimed the chat.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'rev', ARGV[1], 'doc', ARGV[2], 'owes', '0')
+redis.call('HSET', KEYS[1], 'rev', ARGV[1], 'doc', ARGV[2], 'owes', '0', 'claiming', '1')
+redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
+"""
+
+# KEYS: game. The create claimed the chat: the record lasts (unless it was retired meanwhile,
+# whose expiry stays). 0 if it expired before.
+_CLAIMED = """
+if redis.call('HDEL', KEYS[1], 'claiming') == 1 then
+  redis.call('PERSIST', KEYS[1])
+  return 1
+end
+return redis.call('EXISTS', KEYS[1])
 """
 
 # KEYS: a chat's index. ARGV: the holder seen before ("" for none), the new holder ("": free it).
@@ -70,7 +87,9 @@ _RETIRE = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if not rev then return 0 end
 if rev ~= ARGV[1] then return -1 end
-if ARGV[2] == '0' then redis.call('DEL', KEYS[1]) else redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+if ARGV[2] == '0' then redis.call('DEL', KEYS[1]) return 1 end
+redis.call('HDEL', KEYS[1], 'claiming')
+redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
 """
 
@@ -95,6 +114,7 @@ class RedisStore(Updating):
         self.redis = redis
         self.keys = Keys(prefix)
         self._create = redis.register_script(_CREATE)
+        self._claimed = redis.register_script(_CLAIMED)
         self._claim = redis.register_script(_CLAIM)
         self._save = redis.register_script(_SAVE)
         self._retire = redis.register_script(_RETIRE)
@@ -143,38 +163,39 @@ class RedisStore(Updating):
 
         Raises GameExistsError if the id is taken, ChatBusyError if the chat or topic already
         has an active game (the chat is claimed by compare-and-set, so two creators cannot both
-        win). The chat is claimed before the record is written (they are in different slots):
-        a crash in between leaves the chat naming a game that does not exist, which the next
-        creator takes over, never a record that nothing names.
+        win). The record is written before the chat is claimed (they are in different slots),
+        so a chat never names a game still being created: a holder whose record is missing is
+        over. Until the claim the record expires, so a crash in between leaves nothing lasting.
         """
         if not record.status.is_active:
             raise ValueError(f"a new game must be active, not {record.status.value}")
         stored = replace(record, rev=1)
         gid = record.game_id
         game = self.keys.game(gid)
-        if await self.redis.exists(game):
+        doc = record_to_json(stored)
+        if not await self._create(keys=[game], args=[1, doc, CLAIMING_SECONDS]):
             raise GameExistsError(f"game {gid} exists")
         users = [self.keys.user_games(u) for u in record.player_ids]
         for key in users:
             await self.redis.sadd(key, gid)
         chat = self.keys.chat(record.chat_id, record.thread_id)
-        await self._claim_chat(chat, gid, users)
-        if not await self._create(keys=[game], args=[1, record_to_json(stored)]):
-            await self._claim(keys=[chat], args=[gid, ""])
-            raise GameExistsError(f"game {gid} exists")
-        raw = await self.redis.get(chat)
-        if raw is not None and _text(raw) != gid:  # taken over before the record was written
-            await self.redis.delete(game)  # nobody else has seen it
+        try:
+            await self._claim_chat(chat, gid)
+        except StoreError:
+            await self.redis.delete(game)  # nothing named it
             await self._unlist(users, gid)
-            raise ChatBusyError(_text(raw))
+            raise
+        if not await self._claimed(keys=[game]):  # this process stalled past its expiry
+            await self._claim(keys=[chat], args=[gid, ""])
+            await self._unlist(users, gid)
+            raise StoreError(f"game {gid} expired before its chat was claimed")
         return stored
 
-    async def _claim_chat(self, chat: str, gid: GameId, users: list[str]) -> None:
+    async def _claim_chat(self, chat: str, gid: GameId) -> None:
         for _ in range(_RETRIES):
             raw = await self.redis.get(chat)
             holder = "" if raw is None else _text(raw)
             if holder and holder != gid and await self._is_active(holder):
-                await self._unlist(users, gid)
                 raise ChatBusyError(holder)
             if await self._claim(keys=[chat], args=[holder, gid]):
                 return

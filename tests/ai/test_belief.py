@@ -133,3 +133,37 @@ def test_deluxe_inspection_is_certain() -> None:
         probs = belief.role_probs(seat)
         assert list(probs) == [state.roles[seat]]
         assert math.isclose(probs[state.roles[seat]], 1.0)
+
+
+def test_a_seats_own_break_is_no_evidence_to_itself() -> None:
+    """A miner who breaks a player's tool does not grow surer that player is a saboteur from
+    its own card (it knows why it played it); the same card from another seat is evidence."""
+    state, me = miner_game()
+    n = len(IDS)
+    target, other = (me + 2) % n, (me + 3) % n
+    bot = Bot(IDS[me], seed=5, level=Level.HEURISTIC)
+    breaks = {me: Card.BREAK_PICKAXE, other: Card.BREAK_LANTERN}
+    judged: list[int] = []
+    for _ in range(n):
+        seat = state.turn
+        if seat in breaks:
+            state = with_hand(state, (breaks[seat], Card.CROSS, Card.CROSS, Card.MAP))
+            view = player_view(state, IDS[me])
+            if seat == me:
+                bot.choose(view, legal_actions(state, IDS[me]))
+            before = bot.memory.sync(view).p_saboteur(target)
+            action: Action = PlayOnPlayer(breaks[seat], IDS[target])
+        else:
+            state = with_hand(state, (Card.CROSS, Card.CROSS, Card.T_NES, Card.T_NEW))
+            action = Discard((Card.T_NES,))
+        t = apply(state, IDS[seat], action)
+        bot.observe(visible(t.events, IDS[me]))
+        state = t.state
+        if isinstance(action, PlayOnPlayer):
+            after = bot.memory.sync(player_view(state, IDS[me])).p_saboteur(target)
+            judged.append(seat)
+            if seat == me:
+                assert math.isclose(after, before)
+            else:
+                assert after > before + 0.05
+    assert sorted(judged) == sorted([me, other])

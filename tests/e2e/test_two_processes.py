@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from emulator import EmulatorState, User
-from emulator.server import BotApiEmulator
+from emulator.server import SECRET_HEADER, BotApiEmulator
 from engine import GameState
 from tests.catalog import texts
 from tgbot.buttons import LeaveGame, StartGame
@@ -291,4 +293,60 @@ async def test_a_slow_process_does_not_put_an_old_player_list_back_on_the_lobby(
         assert [q.text for q in queries] == [texts(Language("en")).pgettext("toast", "Done!")], (
             "Start worked at the first tap"
         )
+        assert not c.bots.problems(), "\n".join(c.bots.problems())
+
+
+RUSH_GROUPS = 3
+RUSH_PEOPLE = 8
+
+
+async def test_many_new_at_once_in_a_chat_over_two_processes_make_one_game(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Eight members of each of three groups send /new in the same instant, and their updates
+    reach both processes at once (Telegram gives a chat's updates in order; these come as a
+    redelivery does when a process held an update past its answer's timeout): each group gets
+    exactly one game, every lobby posted there is that game's, and no other record exists."""
+    async with cluster(redis_url, tmp_path) as c:
+        emu, proxy, table = c.emu, c.proxy, c.table
+        state = emu.state
+        hook = state.webhook
+        state.webhook = dataclasses.replace(hook, url="")  # Telegram holds them a moment
+        chats = []
+        for g in range(RUSH_GROUPS):
+            people = [state.create_user(f"Rush {g}.{i}") for i in range(RUSH_PEOPLE)]
+            others = [p.id for p in people[1:]]
+            chats.append(state.create_group(f"Rush {g}", creator=people[0].id, members=others).id)
+            for person in people:
+                state.send_text(person.id, chats[-1], "/new")
+        updates = list(state.pending_updates)
+        for update in updates:
+            state.confirm_update(update["update_id"])
+        state.webhook = hook
+        headers = {SECRET_HEADER: hook.secret_token or ""}
+        async with aiohttp.ClientSession() as session:
+
+            async def post(update: dict[str, object]) -> int:
+                async with session.post(proxy.url, json=update, headers=headers) as response:
+                    return response.status
+
+            statuses = await asyncio.gather(*(post(u) for u in updates))
+        assert statuses == [200] * len(updates)
+        assert {i for i, _ in proxy.forwarded} == {0, 1}, "each process had its share"
+        await table.quiet()
+
+        store = table.store
+        games = []
+        for chat in chats:
+            gid = await store.active_game(chat, None)
+            assert gid is not None
+            games.append(gid)
+            lobbies = [m for m in table.bot_messages(chat) if data_of(m, LeaveGame)]
+            leaves = [decode(d) for m in lobbies for d in data_of(m, LeaveGame)]
+            named = {c.game for c in leaves if isinstance(c, LeaveGame)}
+            assert lobbies and named == {gid}, (chat, named)
+        records = [k async for k in table.redis.scan_iter(match=f"{table.prefix}:game:*")]
+        assert sorted(records) == sorted(store.keys.game(g).encode() for g in games)
+        for gid in games:
+            assert await table.redis.ttl(store.keys.game(gid)) == -1
         assert not c.bots.problems(), "\n".join(c.bots.problems())

@@ -25,11 +25,15 @@ from tgbot.records import (
     LobbyPlayer,
     MessageIds,
     Status,
+    StoreError,
     record_from_json,
     record_to_json,
 )
+from tgbot.redis_client import RedisClient
 from tgbot.redis_store import RedisStore
 from tgbot.store import ChatBusyError, ContentionError, Decision, GameExistsError, Store
+
+from .stepping import Stepper, orders
 
 CHAT = -1001234567890
 T0 = 1_700_000_000
@@ -86,7 +90,7 @@ def test_moves_owed_replays_invitations_and_a_rematch_round_trip() -> None:
     record = replace(
         _playing(_record()),
         moves=("0 D CROSS", "1 T CROSS 1,0"),
-        owed=Owed(replays=(2, END)),
+        owed=Owed(replays=(2, END), lines_struck=17),
         lobby=Lobby(players=PLAYERS[:1], invited=PLAYERS[1:]),
         rematch="Cd4eF0yZa1",
     )
@@ -95,10 +99,11 @@ def test_moves_owed_replays_invitations_and_a_rematch_round_trip() -> None:
 
 def test_a_record_from_before_moves_replays_and_rematches_is_read() -> None:
     doc = json.loads(record_to_json(_playing(_record())))
-    del doc["moves"], doc["owed"]["replays"]
+    del doc["moves"], doc["owed"]["replays"], doc["owed"]["lines_struck"]
     assert "invited" not in doc["lobby"] and "rematch" not in doc
     back = record_from_json(json.dumps(doc), rev=0)
     assert back.moves == () and back.owed.replays == () and back.lobby.invited == ()
+    assert back.owed.lines_struck == 0
     assert back.rematch is None
 
 
@@ -313,44 +318,141 @@ async def _dies(**_: object) -> object:
     raise _Crash
 
 
-@pytest.mark.parametrize("step", ["_claim", "_create"])
-async def test_a_create_that_dies_half_way_leaves_no_record_and_the_chat_free(
-    redis_store: RedisStore, redis_client: Redis, step: str
+async def _expire_now(redis: RedisClient, key: str) -> None:
+    """Let a key's expiry come now (Redis removes it itself, as it would after its time)."""
+    await redis.pexpire(key, 1)
+    while await redis.exists(key):
+        await asyncio.sleep(0.01)
+
+
+@pytest.mark.parametrize("step", ["_create", "_claim", "_claimed"])
+async def test_a_create_that_dies_half_way_leaves_nothing_lasting_and_the_chat_usable(
+    redis_store: RedisStore, redis_client: RedisClient, step: str
 ) -> None:
-    """The chat is claimed before the record is written: a process that dies before the claim
-    or between the claim and the record leaves no record (nothing unreachable, nothing that
-    never expires), and the next /new in that chat creates its game."""
+    """The record is written before the chat is claimed, to expire until the claim: a process
+    that dies at any step leaves no record that lasts and no chat held for good, and a /new
+    in that chat then creates its game (at once, or once the dead one's record expired)."""
     dying = RedisStore(redis_client, prefix=redis_store.prefix)
     setattr(dying, step, _dies)
     with pytest.raises(_Crash):
         await dying.create(_record("Crashed000"))
-    assert await redis_store.load("Crashed000") is None
-    assert not [k async for k in redis_client.scan_iter(match="*Crashed000*")]
+    left = redis_store.keys.game("Crashed000")
+    assert await redis_client.ttl(left) in ((-2,) if step == "_create" else range(1, 61))
+    if step == "_claimed":  # the chat names it until it expires
+        with pytest.raises(ChatBusyError):
+            await redis_store.create(_record("TooEarly00"))
+        await _expire_now(redis_client, left)
     created = await redis_store.create(_record())
     assert await redis_store.active_game(CHAT, None) == created.game_id
     listed = [g for g in await redis_store.user_games(1) if await redis_store.load(g)]
-    assert listed == [created.game_id]  # a listing left by the dead one names nothing
+    assert "TooEarly00" not in await redis_store.user_games(1)
+    assert listed in ([created.game_id], [created.game_id, "Crashed000"])  # until it expires
+    assert await redis_client.ttl(redis_store.keys.game(created.game_id)) == -1
 
 
-async def test_a_chat_taken_over_before_the_record_is_written_is_refused(
-    redis_store: RedisStore, redis_client: Redis
+async def test_a_chat_taken_between_reading_it_and_claiming_it_is_refused(
+    redis_store: RedisStore, redis_client: RedisClient
 ) -> None:
-    """Another creator takes the chat between this one's claim and its record (it saw the
-    claim's game missing): this create is refused and takes its record and listings back."""
+    """Another creator takes the chat between this one's read of it and its compare-and-set:
+    this create is refused and takes its record and listings back."""
     late = RedisStore(redis_client, prefix=redis_store.prefix)
-    write = late._create
+    claim = late._claim
+    overtaken = False
 
-    async def overtaken(**kwargs: object) -> object:
-        await redis_store.create(_record("Winner0000"))
-        return await write(**kwargs)  # type: ignore[arg-type]
+    async def overtaking(**kwargs: object) -> object:
+        nonlocal overtaken
+        if not overtaken:
+            overtaken = True
+            await redis_store.create(_record("Winner0000"))
+        return await claim(**kwargs)  # type: ignore[arg-type]
 
-    late._create = overtaken  # type: ignore[assignment]
+    late._claim = overtaking  # type: ignore[assignment]
     with pytest.raises(ChatBusyError) as caught:
         await late.create(_record("Late000000"))
     assert caught.value.active == "Winner0000"
     assert await redis_store.load("Late000000") is None
     assert await redis_store.active_game(CHAT, None) == "Winner0000"
     assert await redis_store.user_games(1) == ("Winner0000",)
+
+
+async def test_a_creator_stalled_past_its_records_expiry_loses_the_chat(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """A creates its record, stalls past the record's expiry, then claims the chat; B finds the
+    chat naming a game that does not exist, takes it over and wins; A is refused."""
+    stepper = Stepper("AAAA" + "B" * 20)  # A: record, listing, chat read, claim; then B
+    slow = RedisStore(stepper.client("A", redis_client), prefix=key_prefix)
+    fast = RedisStore(stepper.client("B", redis_client), prefix=key_prefix)
+    store = RedisStore(redis_client, prefix=key_prefix)
+    expired = False
+    claim_chat = slow._claim_chat
+
+    async def stalled(chat: str, gid: str) -> None:
+        nonlocal expired
+        await _expire_now(redis_client, store.keys.game(gid))
+        expired = True
+        await claim_chat(chat, gid)
+
+    slow._claim_chat = stalled  # type: ignore[method-assign]
+    results = await asyncio.gather(
+        stepper.run("A", slow.create(_record("Stalled000", lobby=Lobby(players=PLAYERS[:1])))),
+        stepper.run("B", fast.create(_record("Fast000000", lobby=Lobby(players=PLAYERS[:1])))),
+        return_exceptions=True,
+    )
+    assert expired
+    assert isinstance(results[0], StoreError) and not isinstance(results[0], ChatBusyError)
+    assert isinstance(results[1], GameRecord)
+    assert stepper.trace.startswith("AAAAB")  # B came after A's claim
+    assert await store.active_game(CHAT, None) == "Fast000000"
+    assert await store.user_games(1) == ("Fast000000",)
+
+
+async def _race(redis: RedisClient, prefix: str, order: str, chat: int) -> list[GameRecord]:
+    """Two creators of a game in `chat`, their Redis commands run in `order`; the invariants
+    hold whatever the order: exactly one wins, the chat names it, nothing names the loser."""
+    stepper = Stepper(order)
+    first = RedisStore(stepper.client("A", redis), prefix=prefix)
+    second = RedisStore(stepper.client("B", redis), prefix=prefix)
+    lobby = Lobby(players=PLAYERS[:1])
+    one, two = _record(f"RaceA{chat:05d}", chat, lobby=lobby), _record(f"RaceB{chat:05d}", chat)
+    results = await asyncio.gather(
+        stepper.run("A", first.create(one)),
+        stepper.run("B", second.create(replace(two, lobby=lobby))),
+        return_exceptions=True,
+    )
+    store = RedisStore(redis, prefix=prefix)
+    won = [r for r in results if isinstance(r, GameRecord)]
+    lost = [r for r in results if not isinstance(r, GameRecord)]
+    outcome = [r.game_id if isinstance(r, GameRecord) else repr(r) for r in results]
+    context = f"order {order}, ran {stepper.trace}: {outcome}"
+    assert len(won) == 1, context
+    assert [type(e) for e in lost] == [ChatBusyError], context
+    winner, loser = won[0].game_id, ({one.game_id, two.game_id} - {won[0].game_id}).pop()
+    assert await store.active_game(chat, None) == winner, context
+    assert await store.load(winner) == won[0], context
+    assert await redis.ttl(store.keys.game(winner)) == -1, context  # it lasts
+    assert await store.load(loser) is None, context
+    assert await store.user_games(1) == (winner,), context
+    await store.delete(winner)
+    return won
+
+
+async def test_a_creator_that_saw_a_claim_before_its_record_does_not_take_it_over(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """The race of two /new seen in the wild: A claims the chat; B reads the claim and finds A's
+    record missing (not written yet); A writes its record and checks its claim; only then does B
+    take the chat over. Exactly one of them may have a game."""
+    await _race(redis_client, key_prefix, "AAAABBBBAA", 1)
+
+
+async def test_two_creates_in_one_chat_leave_one_game_however_their_commands_interleave(
+    server_client: Redis, key_prefix: str
+) -> None:
+    """Every interleaving of two creates' Redis commands with up to three switches between
+    them (the bugs of two racers need few): always one game, named by the chat."""
+    for chat, order in enumerate(orders(14, 3), start=100):
+        await _race(server_client, key_prefix, order, chat)
 
 
 async def test_user_games_can_be_added_removed_and_listed(store: Store) -> None:

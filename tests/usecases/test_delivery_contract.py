@@ -9,13 +9,15 @@ twice.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from tgbot.buttons import CancelGame, ConfirmDiscard, StartGame
 from tgbot.fitting import CAPTION_LIMIT, visible
 from tgbot.game_ids import GameId
+from tgbot.lease import LEASE_MS
 from tgbot.notice_texts import render
-from tgbot.outbox import BACKOFF_FIRST, attempts_in, owe, waiting
-from tgbot.ports import Fate
+from tgbot.outbox import BACKOFF_FIRST, Owed, attempts_in, folded, owe, waiting
+from tgbot.ports import Fate, Sent
 from tgbot.records import GameRecord
 from tgbot.service import Toast
 
@@ -308,3 +310,43 @@ async def test_a_cancelled_game_says_so_in_the_group_and_in_every_hand_despite_e
     for uid in (ANN, BOB, CAT):
         hand = table.sender.live(uid, "photo")[-1]
         assert "Ann cancelled the game." in hand.text and not hand.keyboard
+
+
+async def test_a_board_delivered_twice_after_its_lines_folded_strikes_them_once(
+    table: Table,
+) -> None:
+    """A delivery's board send is so slow that its lease runs out: another process delivers the
+    same board, then more moves come while the group's boards fail, and their lines fold. The
+    slow one's strike, made last, strikes off nothing more: every later move is still owed."""
+    gid = await table.start()
+    table.sender.fail("group_photo", Fate.RETRY, times=1000)
+    for _ in range(20):  # boards wait: the lines fold
+        await table.discard(gid)
+    assert folded((await table.record(gid)).owed.board_lines[0])
+    table.sender.failures.clear()
+    send = table.sender.group_photo
+    later: list[Owed] = []
+    calls = 0
+
+    async def slow(*args: Any, **kwargs: Any) -> Sent:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            table.clock.advance(LEASE_MS / 1000 + 1)  # this send outlives its lease
+            await table.service.deliver(gid)  # the other process, with the same lines
+            table.sender.fail("group_photo", Fate.RETRY, times=1000)
+            for _ in range(14):
+                await table.discard(gid)
+            later.append((await table.record(gid)).owed)
+            assert folded(later[0].board_lines[0])
+            table.sender.failures.clear()
+        sent = await send(*args, **kwargs)
+        table.sender.fail("group_photo", Fate.RETRY, times=1000)
+        return sent
+
+    table.sender.group_photo = slow  # type: ignore[method-assign]
+    table.clock.advance(301)  # past the group's back-off
+    await table.service.deliver(gid)
+    owed = (await table.record(gid)).owed
+    assert later and owed.board_lines == later[0].board_lines
+    assert owed.lines_struck == later[0].lines_struck

@@ -291,7 +291,7 @@ async def _board(ctx: Context, record: GameRecord) -> None:
     """
     state = record.state
     assert state is not None
-    owed_lines = record.owed.board_lines
+    owed_lines, start = record.owed.board_lines, record.owed.lines_struck
     lines = tuple(render(m, record, record.language) for m in owed_lines)
     names = presenter.names_of(record)
     ends_at = time_texts.turn_ends_at(record)
@@ -308,7 +308,7 @@ async def _board(ctx: Context, record: GameRecord) -> None:
 
     def done(message_id: int) -> Change:
         def change(r: GameRecord) -> GameRecord:
-            posted = board_posted(r.owed, version, owed_lines)
+            posted = board_posted(r.owed, version, owed_lines, start=start)
             owed = delete_later(posted, r.chat_id, r.messages.board)
             messages = dataclasses.replace(r.messages, board=message_id)
             return dataclasses.replace(r, owed=owed, messages=messages)
@@ -334,7 +334,8 @@ async def _overflow(
     shown = owed[: len(_whole_lines(lines, text))]
 
     def done(_: int) -> Change:
-        return lambda r: dataclasses.replace(r, owed=lines_shown(r.owed, shown))
+        start = record.owed.lines_struck
+        return lambda r: dataclasses.replace(r, owed=lines_shown(r.owed, shown, start=start))
 
     await _send_group(
         ctx, record, lambda: ctx.sender.group_text(record.chat_id, record.thread_id, text), done
