@@ -155,7 +155,13 @@ def whose_turn(page: Page) -> tuple[str, Language]:
             ):
                 return name, lang
         page.wait_for_timeout(100)
-    raise AssertionError("nobody is offered a move")
+    seen = []  # what each seat's newest private message says, to tell a late hand from a stall
+    for name, _ in SEATS:
+        newest = open_private(page, name).get_by_test_id("message")
+        count = newest.count()
+        text = newest.last.inner_text()[:80].replace("\n", " ") if count else ""
+        seen.append(f"{name}: {count} messages, newest {text!r} {labels(private(page))}")
+    raise AssertionError("nobody is offered a move; " + "; ".join(seen))
 
 
 def play_turn(page: Page, name: str, lang: Language) -> str:
