@@ -73,16 +73,18 @@ class Sender:
 
     async def _call(
         self,
-        what: str,
         method: str,
         parameters: Mapping[str, object],
         *,
         chat_id: int,
         new: bool = False,
         seen: Callable[[object], None] | None = None,
+        what: str | None = None,
     ) -> Sent:
-        """Run one Bot API call and say how it went; a `new` message's id is recorded, and
-        `seen` is given what Telegram answered (its JSON)."""
+        """Run one Bot API call and say how it went (logged as `what`, by default the method);
+        a `new` message's id is recorded, and `seen` is given what Telegram answered (its
+        JSON)."""
+        what = what or method
         try:
             result = await self.api(method, parameters)
         except TelegramError as err:
@@ -139,7 +141,7 @@ class Sender:
             "message_thread_id": thread_id,
             "reply_markup": markup(keyboard),
         }
-        return await self._call("sendMessage", "sendMessage", parameters, chat_id=chat_id, new=True)
+        return await self._call("sendMessage", parameters, chat_id=chat_id, new=True)
 
     async def group_photo(
         self,
@@ -218,12 +220,12 @@ class Sender:
         uploaded = self.uploads.get(key)
         if uploaded is not None:
             by_id = parameters(uploaded.file_id)
-            sent = await self._call(method, method, by_id, chat_id=chat_id, new=new, seen=seen)
+            sent = await self._call(method, by_id, chat_id=chat_id, new=new, seen=seen)
             if sent.fate is not Fate.REFUSED:
                 return sent
             self.uploads.pop(key, None)  # an id Telegram no longer knows: upload the bytes
         upload = parameters(Upload("picture.png", png, "image/png"))
-        return await self._call(method, method, upload, chat_id=chat_id, new=new, seen=seen)
+        return await self._call(method, upload, chat_id=chat_id, new=new, seen=seen)
 
     async def group_animation(
         self,
@@ -245,9 +247,7 @@ class Sender:
             "message_thread_id": thread_id,
             "reply_markup": markup(keyboard),
         }
-        return await self._call(
-            "sendAnimation", "sendAnimation", parameters, chat_id=chat_id, new=True
-        )
+        return await self._call("sendAnimation", parameters, chat_id=chat_id, new=True)
 
     async def edit_photo(
         self,
@@ -306,7 +306,7 @@ class Sender:
                 "parse_mode": "HTML",
             }
         parameters["reply_markup"] = markup(keyboard)
-        sent = await self._call(method, method, parameters, chat_id=chat_id, seen=answered.append)
+        sent = await self._call(method, parameters, chat_id=chat_id, seen=answered.append)
         if not answered:
             if sent.ok:
                 return None  # "not modified": that says nothing of the picture, so send it
@@ -341,19 +341,19 @@ class Sender:
             "parse_mode": "HTML",
             "reply_markup": markup(keyboard),
         }
-        return await self._call("editMessageText", "editMessageText", parameters, chat_id=chat_id)
+        return await self._call("editMessageText", parameters, chat_id=chat_id)
 
     async def delete(self, chat_id: int, message_id: int) -> Sent:
         """Delete a message (GONE when it is gone already or too old to delete)."""
         parameters = {"chat_id": chat_id, "message_id": message_id}
-        return await self._call("deleteMessage", "deleteMessage", parameters, chat_id=chat_id)
+        return await self._call("deleteMessage", parameters, chat_id=chat_id)
 
     async def probe(self, chat_id: int, message_id: int) -> Sent:
         """Whether a message is the bot's own and still there: DONE (its keyboard, if any, is
         removed), else GONE (not the bot's, or not there)."""
         method = "editMessageReplyMarkup"
         parameters = {"chat_id": chat_id, "message_id": message_id}
-        sent = await self._call(method, method, parameters, chat_id=chat_id)
+        sent = await self._call(method, parameters, chat_id=chat_id)
         return Sent(Fate.DONE) if sent.ok else sent
 
     async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:
@@ -366,7 +366,7 @@ class Sender:
                 "url": url,
             }
             method = "answerCallbackQuery"
-            sent = await self._call(method, method, parameters, chat_id=0)
+            sent = await self._call(method, parameters, chat_id=0)
             wait = sent.retry_after
             if (
                 sent.fate is not Fate.RETRY
@@ -412,7 +412,7 @@ class Sender:
 
     async def _raw(self, what: str, method: str, body: dict[str, object], chat_id: int) -> Sent:
         """A request PTB has no method for."""
-        return await self._call(what, method, body, chat_id=chat_id)
+        return await self._call(method, body, chat_id=chat_id, what=what)
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         """Whether a user is an administrator (or the creator) of a group."""
