@@ -108,6 +108,8 @@ class Belief:
         self.roles: list[tuple[Role, ...]] = []
         self.gold: list[Coord] = []
         self.w: list[float] = []
+        self._cols_of: list[tuple[Role, ...]] | None = None
+        self._cols: dict[int, list[int]] = {}
         for rest, p in others:
             full = (*rest[:me], role, *rest[me:])
             for g in gold_spots:
@@ -137,6 +139,37 @@ class Belief:
             max(w * likelihood(r, g), _FLOOR)
             for w, r, g in zip(self.w, self.roles, self.gold, strict=True)
         ]
+        self._normalise()
+
+    def _column(self, seat: int) -> list[int]:
+        """Each hypothesis's role of `seat` as a small number (cached until the roles change)."""
+        if self._cols_of is not self.roles:
+            self._cols_of = self.roles
+            self._cols = {}
+        col = self._cols.get(seat)
+        if col is None:
+            ids = {id(r): i for i, r in enumerate(Role)}
+            col = [ids[id(r[seat])] for r in self.roles]
+            self._cols[seat] = col
+        return col
+
+    def reweight_by(self, seats: Sequence[int], likelihood: Likelihood) -> None:
+        """`reweight` for a likelihood that reads only these seats' roles and the gold.
+
+        The same floats as `reweight`, with the likelihood asked once per distinct
+        (roles of `seats`, gold) rather than once per hypothesis."""
+        cols = [self._column(s) for s in seats]
+        gold_ids: dict[Coord, int] = {}
+        gcol = [gold_ids.setdefault(g, len(gold_ids)) for g in self.gold]
+        n_roles = len(Role)
+        keys = list(gcol)
+        for col in cols:
+            keys = [k * n_roles + c for k, c in zip(keys, col, strict=True)]
+        table: dict[int, float] = {}
+        for i, k in enumerate(keys):
+            if k not in table:
+                table[k] = likelihood(self.roles[i], self.gold[i])
+        self.w = [max(w * table[k], _FLOOR) for w, k in zip(self.w, keys, strict=True)]
         self._normalise()
 
     def gold_is(self, at: Coord, is_gold: bool) -> None:

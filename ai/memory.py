@@ -232,7 +232,7 @@ class Memory:
             self.played[seat] += 1
             self.peeks[seat].add(e.at)
             self.public_discards[Card.MAP] += 1
-            b.reweight(lambda r, g: 0.6 if STANCE[r[seat]] is Stance.DIG else 0.45)
+            b.reweight_by((seat,), lambda r, g: 0.6 if STANCE[r[seat]] is Stance.DIG else 0.45)
         elif isinstance(e, GoalPeeked):
             if e.player == self.me:
                 self.known_gold[e.at] = e.card is Card.GOLD
@@ -289,7 +289,7 @@ class Memory:
                 table[key] = v
             return v
 
-        b.reweight(lik)
+        b.reweight_by((seat,), lik)
 
     def _action(self, e: ActionPlayed) -> None:
         b = self._belief()
@@ -323,7 +323,7 @@ class Memory:
             h = hostile(r[seat], r[target])
             return 0.35 if h is None else (yes if h else no)
 
-        b.reweight(lik)
+        b.reweight_by((seat, target), lik)
 
     # ------------------------------------------------------------ queries
 

@@ -167,3 +167,34 @@ def test_a_seats_own_break_is_no_evidence_to_itself() -> None:
             else:
                 assert after > before + 0.05
     assert sorted(judged) == sorted([me, other])
+
+
+def test_reweight_by_gives_the_same_floats_as_reweight() -> None:
+    """The grouped reweight asks each distinct key once, yet every weight is the plain one's."""
+    from ai.belief import Belief
+    from ai.rng import Rng
+    from engine.model import Coord
+
+    gold: list[Coord] = [(8, -2), (8, 0), (8, 2)]
+    calls: list[int] = []
+
+    def lik(r: tuple[Role, ...], g: Coord) -> float:
+        calls.append(1)
+        return (0.7 if r[2] is Role.SABOTEUR else 0.2) * (1.5 if r[4] is r[2] else 1.0) + g[1] / 10
+
+    for edition, players, me in (
+        (Edition.BASE, 5, Role.MINER),
+        (Edition.DELUXE, 6, Role.BLUE_MINER),
+    ):
+        a = Belief(edition, players, 0, me, gold, Rng(7))
+        b = Belief(edition, players, 0, me, gold, Rng(7))
+        a.reweight(lik)
+        calls.clear()
+        b.reweight_by((2, 4), lik)
+        assert b.w == a.w and b.roles == a.roles
+        assert len(calls) < len(b)  # asked once per distinct key, not per hypothesis
+        a.role_is(3, a.roles[0][3])  # the roles change: the cached columns must follow
+        b.role_is(3, b.roles[0][3])
+        a.reweight(lik)
+        b.reweight_by((2, 4), lik)
+        assert b.w == a.w
