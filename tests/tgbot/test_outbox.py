@@ -19,6 +19,9 @@ from tgbot.outbox import (
     private_sent,
     text_sent,
     units,
+    wait,
+    waiting,
+    went_through,
 )
 from tgbot.records import GameRecord, Lobby
 
@@ -190,3 +193,14 @@ def test_a_dropped_group_counts_its_lines_struck() -> None:
     dropped = group_dropped(owed)
     assert dropped.board_lines == () and dropped.lines_struck == 15
     assert lines_shown(dropped, shown, start=start) == dropped
+
+
+def test_a_call_that_went_through_ends_that_chats_wait_only() -> None:
+    """A chat's back-off ends when a call to it works; other chats keep theirs, and a chat that
+    did not wait leaves what is owed as it was."""
+    owed = wait(wait(Owed(), 1, now=100.0, retry_after=None), 2, now=100.0, retry_after=30.0)
+    assert waiting(owed, 1, 100.5) and waiting(owed, 2, 100.5)
+    after = went_through(owed, 1)
+    assert not waiting(after, 1, 100.5) and waiting(after, 2, 100.5)
+    assert went_through(after, 3) == after
+    assert went_through(Owed(), 1) == Owed()
