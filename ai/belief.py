@@ -77,12 +77,20 @@ def _assignments(
     drawn: Counter[tuple[Role, ...]] = Counter()
     cards = sorted(pool.elements(), key=lambda r: r.value)
     size = len(cards)
+    # `rng.below` inlined (the same SplitMix64 draws, so the same hypotheses): this loop is
+    # most of a Deluxe seat's first decision of a round.
+    state, mask = rng.state, (1 << 64) - 1
+    spans = [size - i for i in range(seats)]
     for _ in range(cap):
         deck = list(cards)
-        for i in range(seats):  # a partial Fisher-Yates: only the seats' cards are drawn
-            j = i + rng.below(size - i)
+        for i, span in enumerate(spans):  # a partial Fisher-Yates: only the seats' cards drawn
+            state = (state + 0x9E3779B97F4A7C15) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            j = i + (z ^ (z >> 31)) % span
             deck[i], deck[j] = deck[j], deck[i]
         drawn[tuple(deck[:seats])] += 1
+    rng.state = state
     return [(roles, n / cap) for roles, n in sorted(drawn.items(), key=lambda kv: str(kv[0]))]
 
 

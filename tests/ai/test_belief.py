@@ -198,3 +198,31 @@ def test_reweight_by_gives_the_same_floats_as_reweight() -> None:
         a.reweight(lik)
         b.reweight_by((2, 4), lik)
         assert b.w == a.w
+
+
+def test_sampled_role_assignments_are_the_seeded_partial_shuffles() -> None:
+    """A role space too large to list is drawn by partial Fisher-Yates shuffles of the role
+    cards, with the generator's own `below` draws (its inlined form must not change them)."""
+    from collections import Counter
+
+    from ai.belief import _assignments
+    from ai.rng import Rng
+    from engine.model import Role
+
+    pool = Counter(
+        {Role.SABOTEUR: 3, Role.BLUE_MINER: 4, Role.GREEN_MINER: 4, Role.BOSS: 1, Role.GEOLOGIST: 2}
+    )
+    rng, ref = Rng(77), Rng(77)
+    got = _assignments(pool, 5, 300, rng)
+    cards = sorted(pool.elements(), key=lambda r: r.value)
+    drawn: Counter[tuple[Role, ...]] = Counter()
+    for _ in range(300):
+        deck = list(cards)
+        for i in range(5):
+            j = i + ref.below(len(cards) - i)
+            deck[i], deck[j] = deck[j], deck[i]
+        drawn[tuple(deck[:5])] += 1
+    want = [(roles, n / 300) for roles, n in sorted(drawn.items(), key=lambda kv: str(kv[0]))]
+    assert got == want
+    assert rng.state == ref.state  # the stream goes on where the draws left it
+    assert math.isclose(sum(p for _, p in got), 1.0)
