@@ -7,6 +7,7 @@ maps and inspections rule out; each public move reweights by how likely it is un
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -215,7 +216,16 @@ class Belief:
 
     def p_saboteur(self, seat: int) -> float:
         """How likely a seat is a saboteur."""
-        return sum(w for r, w in zip(self.roles, self.w, strict=True) if r[seat] is Role.SABOTEUR)
+        if self._cols_of is not self.roles:
+            self._cols_of = self.roles
+            self._cols = {}
+        key = -1 - seat  # (the columns' cache, beside each seat's roles)
+        mask = self._cols.get(key)
+        if mask is None:
+            mask = [1 if r[seat] is Role.SABOTEUR else 0 for r in self.roles]
+            self._cols[key] = mask
+        # The same weights summed in the same order as a generator would: the same float.
+        return sum(itertools.compress(self.w, mask))
 
     def gold_probs(self) -> dict[Coord, float]:
         """The marginal probability of the gold at each goal spot still possible."""
