@@ -118,7 +118,8 @@ class Belief:
         self.gold: list[Coord] = []
         self.w: list[float] = []
         self._cols_of: list[tuple[Role, ...]] | None = None
-        self._cols: dict[int, list[int]] = {}
+        self._cols: dict[int, list[int]] = {}  # per seat, each hypothesis's role as a number
+        self._masks: dict[int, list[bool]] = {}  # per seat, whether each is its saboteur
         for rest, p in others:
             full = (*rest[:me], role, *rest[me:])
             for g in gold_spots:
@@ -150,11 +151,15 @@ class Belief:
         ]
         self._normalise()
 
-    def _column(self, seat: int) -> list[int]:
-        """Each hypothesis's role of `seat` as a small number (cached until the roles change)."""
+    def _cached(self) -> None:
+        """Forget the per-seat columns once the hypotheses' roles have changed."""
         if self._cols_of is not self.roles:
             self._cols_of = self.roles
-            self._cols = {}
+            self._cols, self._masks = {}, {}
+
+    def _column(self, seat: int) -> list[int]:
+        """Each hypothesis's role of `seat` as a small number (cached until the roles change)."""
+        self._cached()
         col = self._cols.get(seat)
         if col is None:
             ids = {id(r): i for i, r in enumerate(Role)}
@@ -216,14 +221,10 @@ class Belief:
 
     def p_saboteur(self, seat: int) -> float:
         """How likely a seat is a saboteur."""
-        if self._cols_of is not self.roles:
-            self._cols_of = self.roles
-            self._cols = {}
-        key = -1 - seat  # (the columns' cache, beside each seat's roles)
-        mask = self._cols.get(key)
+        self._cached()
+        mask = self._masks.get(seat)
         if mask is None:
-            mask = [1 if r[seat] is Role.SABOTEUR else 0 for r in self.roles]
-            self._cols[key] = mask
+            mask = self._masks[seat] = [r[seat] is Role.SABOTEUR for r in self.roles]
         # The same weights summed in the same order as a generator would: the same float.
         return sum(itertools.compress(self.w, mask))
 
