@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import pytest
+
 from ai import Bot, Level, visible
 from ai.geometry import DEAD_ENDS
 from engine import (
@@ -226,3 +228,23 @@ def test_sampled_role_assignments_are_the_seeded_partial_shuffles() -> None:
     assert got == want
     assert rng.state == ref.state  # the stream goes on where the draws left it
     assert math.isclose(sum(p for _, p in got), 1.0)
+
+
+def test_p_saboteur_is_the_plain_sum_as_the_hypotheses_change() -> None:
+    """The cached saboteur masks give the plain sum, also after weights and roles change."""
+    from ai.belief import Belief
+    from ai.rng import Rng
+    from engine.model import Coord
+
+    gold: list[Coord] = [(8, -2), (8, 0), (8, 2)]
+    b = Belief(Edition.DELUXE, 6, 0, Role.BLUE_MINER, gold, Rng(3))
+
+    def plain(seat: int) -> float:
+        return sum(w for r, w in zip(b.roles, b.w, strict=True) if r[seat] is Role.SABOTEUR)
+
+    assert all(b.p_saboteur(s) == plain(s) for s in range(6))
+    b.reweight(lambda r, g: 0.9 if r[2] is Role.SABOTEUR else 0.1)  # weights only
+    assert b.p_saboteur(2) == plain(2) and b.p_saboteur(2) > 0.3
+    b.role_is(2, Role.SABOTEUR)  # the roles change: the masks must follow
+    assert b.p_saboteur(2) == plain(2) == pytest.approx(1.0)
+    assert all(b.p_saboteur(s) == plain(s) for s in range(6))
