@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from redis.asyncio import Redis
 
 import tgbot  # noqa: F401  (its opt-in to PTB's timedelta durations covers every test folder)
@@ -23,6 +24,11 @@ from tgbot.redis_client import RedisClient, open_redis
 
 from .processes import stop
 from .redis_cluster import LocalCluster
+
+# Hypothesis's per-example deadline is a wall-clock check: on a loaded CI machine an example can
+# outlast 200 ms without anything being wrong. Tests check behaviour, not time.
+settings.register_profile("saboteur", deadline=None)
+settings.load_profile("saboteur")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
