@@ -31,6 +31,12 @@ def role_pool(edition: Edition, players: int) -> Counter[Role]:
     return Counter(DELUXE_ROLES)
 
 
+# The roles in the order of their reprs. A repr is never a prefix of another (each ends with
+# "'>"), so comparing two tuples' `str` is comparing their ranks here one by one.
+_BY_REPR: tuple[Role, ...] = tuple(sorted(Role, key=repr))
+_REPR_RANK: dict[Role, int] = {r: i for i, r in enumerate(_BY_REPR)}
+
+
 def _falling(n: int, k: int) -> int:
     out = 1
     for i in range(k):
@@ -74,9 +80,12 @@ def _assignments(
 
         emit([], Counter(pool))
         return out
-    # Too many to list: draw from the prior; repeated draws add up their weight.
-    drawn: Counter[tuple[Role, ...]] = Counter()
-    cards = sorted(pool.elements(), key=lambda r: r.value)
+    # Too many to list: draw from the prior; repeated draws add up their weight. The cards are
+    # drawn as their ranks in `_BY_REPR`, so the draws are tuples of small ints (hashed and
+    # sorted in C, where tuples of Roles hash through Enum.__hash__) in the order of their
+    # `str`, the order the hypotheses have always been listed in.
+    drawn: Counter[tuple[int, ...]] = Counter()
+    cards = [_REPR_RANK[r] for r in sorted(pool.elements(), key=lambda r: r.value)]
     size = len(cards)
     # `rng.below` inlined (the same SplitMix64 draws, so the same hypotheses): this loop is
     # most of a Deluxe seat's first decision of a round.
@@ -92,7 +101,7 @@ def _assignments(
             deck[i], deck[j] = deck[j], deck[i]
         drawn[tuple(deck[:seats])] += 1
     rng.state = state
-    return [(roles, n / cap) for roles, n in sorted(drawn.items(), key=lambda kv: str(kv[0]))]
+    return [(tuple(_BY_REPR[c] for c in ranks), n / cap) for ranks, n in sorted(drawn.items())]
 
 
 class Belief:
@@ -118,14 +127,16 @@ class Belief:
         self.gold: list[Coord] = []
         self.w: list[float] = []
         self._cols_of: list[tuple[Role, ...]] | None = None
+        self._gcol_of: list[Coord] | None = None
+        self._gcol: list[int] | None = None  # each hypothesis's gold spot as a number
         self._cols: dict[int, list[int]] = {}  # per seat, each hypothesis's role as a number
         self._masks: dict[int, list[bool]] = {}  # per seat, whether each is its saboteur
+        spots = list(gold_spots)
+        k = len(spots)
         for rest, p in others:
-            full = (*rest[:me], role, *rest[me:])
-            for g in gold_spots:
-                self.roles.append(full)
-                self.gold.append(g)
-                self.w.append(p / len(gold_spots))
+            self.roles += [(*rest[:me], role, *rest[me:])] * k
+            self.gold += spots
+            self.w += [p / k] * k
         self._normalise()
 
     def _normalise(self) -> None:
@@ -153,9 +164,9 @@ class Belief:
 
     def _cached(self) -> None:
         """Forget the per-seat columns once the hypotheses' roles have changed."""
-        if self._cols_of is not self.roles:
-            self._cols_of = self.roles
-            self._cols, self._masks = {}, {}
+        if self._cols_of is not self.roles or self._gcol_of is not self.gold:
+            self._cols_of, self._gcol_of = self.roles, self.gold
+            self._cols, self._masks, self._gcol = {}, {}, None
 
     def _column(self, seat: int) -> list[int]:
         """Each hypothesis's role of `seat` as a small number (cached until the roles change)."""
@@ -172,19 +183,26 @@ class Belief:
 
         The same floats as `reweight`, with the likelihood asked once per distinct
         (roles of `seats`, gold) rather than once per hypothesis."""
-        cols = [self._column(s) for s in seats]
-        gold_ids: dict[Coord, int] = {}
-        gcol = [gold_ids.setdefault(g, len(gold_ids)) for g in self.gold]
+        keys = self._gold_column()
         n_roles = len(Role)
-        keys = list(gcol)
-        for col in cols:
-            keys = [k * n_roles + c for k, c in zip(keys, col, strict=True)]
-        table: dict[int, float] = {}
-        for i, k in enumerate(keys):
-            if k not in table:
-                table[k] = likelihood(self.roles[i], self.gold[i])
-        self.w = [max(w * table[k], _FLOOR) for w, k in zip(self.w, keys, strict=True)]
+        for s in seats:
+            keys = [k * n_roles + c for k, c in zip(keys, self._column(s), strict=True)]
+        # Each key's first hypothesis (a later index would be overwritten by an earlier one).
+        first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        roles, gold = self.roles, self.gold
+        table = {k: likelihood(roles[i], gold[i]) for k, i in first.items()}
+        self.w = [
+            max(w * f, _FLOOR) for w, f in zip(self.w, map(table.__getitem__, keys), strict=True)
+        ]
         self._normalise()
+
+    def _gold_column(self) -> list[int]:
+        """Each hypothesis's gold spot as a small number (cached until the hypotheses change)."""
+        self._cached()
+        if self._gcol is None:
+            ids: dict[Coord, int] = {}
+            self._gcol = [ids.setdefault(g, len(ids)) for g in self.gold]
+        return self._gcol
 
     def gold_is(self, at: Coord, is_gold: bool) -> None:
         """Deduction: the goal at `at` is (or is not) the gold."""

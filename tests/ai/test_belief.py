@@ -200,6 +200,11 @@ def test_reweight_by_gives_the_same_floats_as_reweight() -> None:
         a.reweight(lik)
         b.reweight_by((2, 4), lik)
         assert b.w == a.w
+        a.gold_is((8, 2), False)  # the gold spots change: the cached gold column must follow
+        b.gold_is((8, 2), False)
+        a.reweight(lik)
+        b.reweight_by((2, 4), lik)
+        assert b.w == a.w and b.gold == a.gold
 
 
 def test_sampled_role_assignments_are_the_seeded_partial_shuffles() -> None:
