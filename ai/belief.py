@@ -191,8 +191,10 @@ class Belief:
         first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
         roles, gold = self.roles, self.gold
         table = {k: likelihood(roles[i], gold[i]) for k, i in first.items()}
+        # max(w * f, _FLOOR) without a call per hypothesis (the same float, as max picks it).
         self.w = [
-            max(w * f, _FLOOR) for w, f in zip(self.w, map(table.__getitem__, keys), strict=True)
+            _FLOOR if (x := w * f) < _FLOOR else x
+            for w, f in zip(self.w, map(table.__getitem__, keys), strict=True)
         ]
         self._normalise()
 
@@ -214,19 +216,43 @@ class Belief:
 
     def reshuffle(self, seat: int) -> None:
         """Swap your hats: the seat's role is redrawn from the cards nobody holds."""
-        merged: dict[tuple[tuple[Role, ...], Coord], float] = {}
-        for roles, g, w in zip(self.roles, self.gold, self.w, strict=True):
-            spare = self.pool - Counter(roles)
-            total = sum(spare.values())
-            spare[roles[seat]] += 1  # the old card goes back before the draw
-            total += 1
-            for r, n in spare.items():
-                if n > 0:
-                    key = ((*roles[:seat], r, *roles[seat + 1 :]), g)
-                    merged[key] = merged.get(key, 0.0) + w * n / total
+        # Each distinct assignment's redraws are worked out once; the merged hypotheses are
+        # numbered (assignment after the draw, gold spot) so that merging hashes ints, not
+        # tuples of Roles. Same sums in the same order as merging by the tuples themselves.
+        gold_ids: dict[Coord, int] = {}
+        spots: list[Coord] = []
+        for g in self.gold:
+            if g not in gold_ids:
+                gold_ids[g] = len(spots)
+                spots.append(g)
+        n_spots = len(spots)
+        drawn_ids: dict[tuple[Role, ...], int] = {}
+        drawn: list[tuple[Role, ...]] = []
+        draws: dict[tuple[Role, ...], list[tuple[int, int, int]]] = {}
+        merged: dict[int, float] = {}
+        gcol = [gold_ids[g] for g in self.gold]
+        for roles, gid, w in zip(self.roles, gcol, self.w, strict=True):
+            options = draws.get(roles)
+            if options is None:
+                spare = self.pool - Counter(roles)
+                total = sum(spare.values())
+                spare[roles[seat]] += 1  # the old card goes back before the draw
+                total += 1
+                options = []
+                for r, n in spare.items():
+                    if n > 0:
+                        after = (*roles[:seat], r, *roles[seat + 1 :])
+                        i = drawn_ids.setdefault(after, len(drawn))
+                        if i == len(drawn):
+                            drawn.append(after)
+                        options.append((i * n_spots, n, total))
+                draws[roles] = options
+            for base, n, total in options:
+                key = base + gid
+                merged[key] = merged.get(key, 0.0) + w * n / total
         best = sorted(merged.items(), key=lambda kv: -kv[1])[:CAP]
-        self.roles = [k[0] for k, _ in best]
-        self.gold = [k[1] for k, _ in best]
+        self.roles = [drawn[k // n_spots] for k, _ in best]
+        self.gold = [spots[k % n_spots] for k, _ in best]
         self.w = [w for _, w in best]
         self._normalise()
 
