@@ -11,6 +11,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 from engine.cards import Edition
 from engine.model import BASE_COUNTS, DELUXE_ROLES, Coord, Role
@@ -35,6 +36,9 @@ def role_pool(edition: Edition, players: int) -> Counter[Role]:
 # "'>"), so comparing two tuples' `str` is comparing their ranks here one by one.
 _BY_REPR: tuple[Role, ...] = tuple(sorted(Role, key=repr))
 _REPR_RANK: dict[Role, int] = {r: i for i, r in enumerate(_BY_REPR)}
+# A role as a small number, looked up by identity (Enum hashing is Python code).
+_ROLE_NUMBER: dict[int, int] = {id(r): i for i, r in enumerate(Role)}
+_SABOTEUR_NUMBER = _ROLE_NUMBER[id(Role.SABOTEUR)]
 
 
 def _falling(n: int, k: int) -> int:
@@ -101,7 +105,9 @@ def _assignments(
             deck[i], deck[j] = deck[j], deck[i]
         drawn[tuple(deck[:seats])] += 1
     rng.state = state
-    return [(tuple(_BY_REPR[c] for c in ranks), n / cap) for ranks, n in sorted(drawn.items())]
+    return [
+        (tuple(map(_BY_REPR.__getitem__, ranks)), n / cap) for ranks, n in sorted(drawn.items())
+    ]
 
 
 class Belief:
@@ -173,8 +179,7 @@ class Belief:
         self._cached()
         col = self._cols.get(seat)
         if col is None:
-            ids = {id(r): i for i, r in enumerate(Role)}
-            col = [ids[id(r[seat])] for r in self.roles]
+            col = list(map(_ROLE_NUMBER.__getitem__, map(id, map(itemgetter(seat), self.roles))))
             self._cols[seat] = col
         return col
 
@@ -202,8 +207,8 @@ class Belief:
         """Each hypothesis's gold spot as a small number (cached until the hypotheses change)."""
         self._cached()
         if self._gcol is None:
-            ids: dict[Coord, int] = {}
-            self._gcol = [ids.setdefault(g, len(ids)) for g in self.gold]
+            ids = {g: i for i, g in enumerate(dict.fromkeys(self.gold))}  # by first appearance
+            self._gcol = list(map(ids.__getitem__, self.gold))
         return self._gcol
 
     def gold_is(self, at: Coord, is_gold: bool) -> None:
@@ -268,7 +273,7 @@ class Belief:
         self._cached()
         mask = self._masks.get(seat)
         if mask is None:
-            mask = self._masks[seat] = [r[seat] is Role.SABOTEUR for r in self.roles]
+            mask = self._masks[seat] = list(map(_SABOTEUR_NUMBER.__eq__, self._column(seat)))
         # The same weights summed in the same order as a generator would: the same float.
         return sum(itertools.compress(self.w, mask))
 
