@@ -135,6 +135,8 @@ class Belief:
         self._cols_of: list[tuple[Role, ...]] | None = None
         self._gcol_of: list[Coord] | None = None
         self._gcol: list[int] | None = None  # each hypothesis's gold spot as a number
+        self._spots: list[Coord] = []  # the gold spots those numbers stand for
+        self._gmasks: list[list[bool]] | None = None  # per spot number, whether each is there
         self._cols: dict[int, list[int]] = {}  # per seat, each hypothesis's role as a number
         self._masks: dict[int, list[bool]] = {}  # per seat, whether each is its saboteur
         spots = list(gold_spots)
@@ -172,7 +174,7 @@ class Belief:
         """Forget the per-seat columns once the hypotheses' roles have changed."""
         if self._cols_of is not self.roles or self._gcol_of is not self.gold:
             self._cols_of, self._gcol_of = self.roles, self.gold
-            self._cols, self._masks, self._gcol = {}, {}, None
+            self._cols, self._masks, self._gcol, self._gmasks = {}, {}, None, None
 
     def _column(self, seat: int) -> list[int]:
         """Each hypothesis's role of `seat` as a small number (cached until the roles change)."""
@@ -207,7 +209,8 @@ class Belief:
         """Each hypothesis's gold spot as a small number (cached until the hypotheses change)."""
         self._cached()
         if self._gcol is None:
-            ids = {g: i for i, g in enumerate(dict.fromkeys(self.gold))}  # by first appearance
+            self._spots = list(dict.fromkeys(self.gold))  # by first appearance
+            ids = {g: i for i, g in enumerate(self._spots)}
             self._gcol = list(map(ids.__getitem__, self.gold))
         return self._gcol
 
@@ -233,11 +236,13 @@ class Belief:
         n_spots = len(spots)
         drawn_ids: dict[tuple[Role, ...], int] = {}
         drawn: list[tuple[Role, ...]] = []
-        draws: dict[tuple[Role, ...], list[tuple[int, int, int]]] = {}
+        # by the assignment's identity: hypotheses share their tuple (equal ones made apart
+        # are worked out twice, to the same numbers)
+        draws: dict[int, list[tuple[int, int, int]]] = {}
         merged: dict[int, float] = {}
         gcol = [gold_ids[g] for g in self.gold]
         for roles, gid, w in zip(self.roles, gcol, self.w, strict=True):
-            options = draws.get(roles)
+            options = draws.get(id(roles))
             if options is None:
                 spare = self.pool - Counter(roles)
                 total = sum(spare.values())
@@ -251,7 +256,7 @@ class Belief:
                         if i == len(drawn):
                             drawn.append(after)
                         options.append((i * n_spots, n, total))
-                draws[roles] = options
+                draws[id(roles)] = options
             for base, n, total in options:
                 key = base + gid
                 merged[key] = merged.get(key, 0.0) + w * n / total
@@ -279,10 +284,14 @@ class Belief:
 
     def gold_probs(self) -> dict[Coord, float]:
         """The marginal probability of the gold at each goal spot still possible."""
-        out: dict[Coord, float] = {}
-        for g, w in zip(self.gold, self.w, strict=True):
-            out[g] = out.get(g, 0.0) + w
-        return out
+        col = self._gold_column()
+        if self._gmasks is None:
+            self._gmasks = [list(map(i.__eq__, col)) for i in range(len(self._spots))]
+        # Each spot's weights summed in the order of the hypotheses, spots by first appearance.
+        return {
+            g: sum(itertools.compress(self.w, m))
+            for g, m in zip(self._spots, self._gmasks, strict=True)
+        }
 
     def sample(self, rng: Rng) -> tuple[tuple[Role, ...], Coord]:
         """One hypothesis drawn by weight."""

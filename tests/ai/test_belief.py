@@ -254,6 +254,16 @@ def test_p_saboteur_is_the_plain_sum_as_the_hypotheses_change() -> None:
     assert b.p_saboteur(2) == plain(2) == pytest.approx(1.0)
     assert all(b.p_saboteur(s) == plain(s) for s in range(6))
 
+    def plain_gold() -> dict[Coord, float]:
+        spots = list(dict.fromkeys(b.gold))
+        return {g: sum(w for h, w in zip(b.gold, b.w, strict=True) if h == g) for g in spots}
+
+    assert b.gold_probs() == plain_gold() and len(b.gold_probs()) == 3
+    b.reweight(lambda r, g: 0.9 if g == (8, 0) else 0.2)  # weights only
+    assert b.gold_probs() == plain_gold() and b.gold_probs()[(8, 0)] > 0.5
+    b.gold_is((8, 0), False)  # the spots change: the gold masks must follow
+    assert b.gold_probs() == plain_gold() and set(b.gold_probs()) == {(8, -2), (8, 2)}
+
 
 def test_swap_your_hats_redraws_a_role_from_the_spare_cards() -> None:
     """Reshuffling a seat gives, hypothesis by hypothesis, what a plain merge over the spare role
