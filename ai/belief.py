@@ -224,23 +224,19 @@ class Belief:
 
     def reshuffle(self, seat: int) -> None:
         """Swap your hats: the seat's role is redrawn from the cards nobody holds."""
-        # Each distinct assignment's redraws are worked out once; the merged hypotheses are
-        # numbered (assignment after the draw, gold spot) so that merging hashes ints, not
-        # tuples of Roles. Same sums in the same order as merging by the tuples themselves.
-        gold_ids: dict[Coord, int] = {}
-        spots: list[Coord] = []
-        for g in self.gold:
-            if g not in gold_ids:
-                gold_ids[g] = len(spots)
-                spots.append(g)
-        n_spots = len(spots)
-        drawn_ids: dict[tuple[Role, ...], int] = {}
-        drawn: list[tuple[Role, ...]] = []
+        # Each distinct assignment's redraws are worked out once, and the merged hypotheses
+        # are numbered (the other seats' roles, the seat's new role, the gold spot), so that
+        # merging hashes ints, not tuples of Roles: the same sums in the same order as merging
+        # by (assignment after the draw, gold spot) itself.
+        gcol = self._gold_column()
+        spots = self._spots
+        n_spots, n_roles = len(spots), len(_ROLE_NUMBER)
+        rest_ids: dict[tuple[Role, ...], int] = {}  # the other seats' roles, numbered
+        after_of: dict[int, tuple[Role, ...]] = {}  # a numbered assignment after the draw
         # by the assignment's identity: hypotheses share their tuple (equal ones made apart
         # are worked out twice, to the same numbers)
         draws: dict[int, list[tuple[int, int, int]]] = {}
         merged: dict[int, float] = {}
-        gcol = [gold_ids[g] for g in self.gold]
         for roles, gid, w in zip(self.roles, gcol, self.w, strict=True):
             options = draws.get(id(roles))
             if options is None:
@@ -248,20 +244,21 @@ class Belief:
                 total = sum(spare.values())
                 spare[roles[seat]] += 1  # the old card goes back before the draw
                 total += 1
+                head, tail = roles[:seat], roles[seat + 1 :]
+                rest = rest_ids.setdefault(head + tail, len(rest_ids)) * n_roles
                 options = []
                 for r, n in spare.items():
                     if n > 0:
-                        after = (*roles[:seat], r, *roles[seat + 1 :])
-                        i = drawn_ids.setdefault(after, len(drawn))
-                        if i == len(drawn):
-                            drawn.append(after)
-                        options.append((i * n_spots, n, total))
+                        after = rest + _ROLE_NUMBER[id(r)]
+                        if after not in after_of:
+                            after_of[after] = (*head, r, *tail)
+                        options.append((after * n_spots, n, total))
                 draws[id(roles)] = options
             for base, n, total in options:
                 key = base + gid
                 merged[key] = merged.get(key, 0.0) + w * n / total
         best = sorted(merged.items(), key=lambda kv: -kv[1])[:CAP]
-        self.roles = [drawn[k // n_spots] for k, _ in best]
+        self.roles = [after_of[k // n_spots] for k, _ in best]
         self.gold = [spots[k % n_spots] for k, _ in best]
         self.w = [w for _, w in best]
         self._normalise()
