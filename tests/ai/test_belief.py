@@ -288,9 +288,9 @@ def test_swap_your_hats_redraws_a_role_from_the_spare_cards() -> None:
                     key = ((*roles[:seat], r, *roles[seat + 1 :]), g)
                     merged[key] = merged.get(key, 0.0) + w * n / total
         best = sorted(merged.items(), key=lambda kv: -kv[1])[:CAP]
-        w = [v for _, v in best]
-        total = math.fsum(w)
-        return [k[0] for k, _ in best], [k[1] for k, _ in best], [v / total for v in w]
+        weights = [v for _, v in best]
+        whole = math.fsum(weights)
+        return [k[0] for k, _ in best], [k[1] for k, _ in best], [v / whole for v in weights]
 
     for edition, players in ((Edition.DELUXE, 6), (Edition.BASE, 5)):
         me = Role.BLUE_MINER if edition is Edition.DELUXE else Role.MINER
