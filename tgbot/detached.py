@@ -25,6 +25,7 @@ import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 
+from . import logs
 from .game_ids import GameId
 
 log = logging.getLogger(__name__)
@@ -88,10 +89,11 @@ class Detacher:
                 try:
                     await self._deliver(gid)
                 except Exception as err:
-                    if self._unavailable(err):
-                        log.warning("game %s: delivery paused, Redis is away; still owed", gid)
-                    else:
-                        log.exception("game %s: delivery failed; what it owes stays owed", gid)
+                    with logs.about(gid):
+                        if self._unavailable(err):
+                            log.warning("game %s: delivery paused, Redis is away; still owed", gid)
+                        else:
+                            log.exception("game %s: delivery failed; what it owes stays owed", gid)
                 if gid not in self._again:
                     return
         finally:
