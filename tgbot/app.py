@@ -97,6 +97,9 @@ def build_application(
         archives=RedisArchives(client, prefix=prefix),
         computer_pause=config.computer_pause,
         wake=waker,
+        # Webhook: a move's delivery does not keep its update held and its POST open.
+        detach=config.is_webhook,
+        unavailable=unavailable,
     )
     handlers = Handlers(service, unavailable=unavailable)
     handlers.install(app, once=not config.is_webhook)
@@ -254,15 +257,23 @@ async def _sweep_forever(service: GameService, waker: Waker) -> None:
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
-    """Stop the sweeper, and wait until it has stopped (before Redis is closed).
+    """Stop the sweeper and the deliveries running on their own (`tgbot.detached`: what they
+    had not sent stays owed, for the next sweep), and wait until they have stopped (before
+    Redis is closed).
 
     A cancellation that lands inside a sweep can be swallowed by a library on the way (the
     loop then goes on to its next sleep), so it is repeated until the task ends, a few seconds
     at most.
     """
     task: asyncio.Task[None] | None = app.bot_data.pop("sweeper", None)
-    if task is None:
-        return
+    if task is not None:
+        await _stop_sweeper(task)
+    service: GameService | None = app.bot_data.get("service")
+    if service is not None:
+        await service.detacher.stop()
+
+
+async def _stop_sweeper(task: asyncio.Task[None]) -> None:
     for _ in range(_STOP_TRIES):
         task.cancel()
         await asyncio.wait({task}, timeout=_STOP_TICK)
