@@ -16,11 +16,13 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from .acks import HandleThenAnswer
+from .ahead import Reads, joined
 from .bot_budget import BotBudget
 from .budget import ChatBudget
 from .commands import Scope, menu
 from .config import Config, ConfigError
 from .dedupe import UpdateLedger
+from .game_ids import GameId
 from .handlers import Handlers
 from .http_client import AiohttpRequest
 from .i18n import LANGUAGES, Language, texts
@@ -28,6 +30,7 @@ from .keys import SHARDS, Keys
 from .lease import RedisLease
 from .migrate import migrate_keys
 from .ops_http import MetricsServer
+from .outbox import first_sends
 from .posts import RedisPosts
 from .redis_archives import RedisArchives
 from .redis_client import RedisClient, open_redis, unavailable, wait_for_redis
@@ -90,7 +93,7 @@ def build_application(
         sender,
         deadlines=DeadlineIndex(client, prefix=prefix),
         ledger=UpdateLedger(client, prefix=prefix),
-        lease=RedisLease(client, prefix=prefix, reads=store.reads),
+        lease=RedisLease(client, prefix=prefix, reads=functools.partial(lease_reads, store, posts)),
         clock=clock,
         seeds=seeds,
         default_language=config.language,
@@ -128,6 +131,14 @@ def build_application(
             backlog=app.bot_data["backlog"],
         )
     return app
+
+
+def lease_reads(store: RedisStore, posts: RedisPosts, *, game_id: GameId) -> Reads:
+    """What a delivery's lease is taken with: the game's record, and the floors of the chats
+    the record this process knows (if any) owes new messages first."""
+    known = store.known(game_id)
+    chats = () if known is None else first_sends(known.owed, known.chat_id)
+    return joined(store.reads(game_id=game_id), posts.floors(chats))
 
 
 async def backlog(client: RedisClient, keys: Keys) -> int:
