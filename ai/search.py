@@ -228,6 +228,41 @@ def rollout(state: GameState, ctx: _Rollout, depth: int, rng: Rng, noise: float)
     return leaf_value(state, ctx.root)
 
 
+def world_values(
+    state: GameState,
+    cands: Sequence[Action],
+    ctx: _Rollout,
+    depth: int,
+    seed: int,
+    noise: float,
+) -> list[float]:
+    """Each candidate's value to the deciding seat in one sampled world, every rollout from the
+    same seed. A candidate the world makes illegal (it disagrees with the view) gets the mean
+    of the others' values there: no evidence for or against it, whatever that world is worth
+    (a fixed 0.5 would favour it in a world that is lost anyway, and punish it in one that is
+    won)."""
+    seat = ctx.root
+    me = state.players[seat]
+    role = state.roles[seat]
+    values: list[float | None] = []
+    for a in cands:
+        try:
+            t = apply(state, me, a)
+        except IllegalAction:
+            values.append(None)
+            continue
+        ended = next((e for e in t.events if isinstance(e, RoundEnded)), None)
+        if ended is not None:
+            crystals = sum(1 for c in ended.board.cards if CARDS[c.card].crystal)
+            values.append(outcome_value(role, ended.result.winners, crystals))
+            continue
+        start = suspected(ctx, state, seat, a) if SUSPICION else ctx
+        values.append(rollout(t.state, start, depth, Rng(seed), noise))
+    known = [v for v in values if v is not None]
+    neutral = sum(known) / len(known) if known else 0.5
+    return [neutral if v is None else v for v in values]
+
+
 def search(
     view: PlayerView,
     memory: Memory,
@@ -282,19 +317,8 @@ def search(
         state = determinize(view, world, memory, rng.bits())
         seed = rng.bits()
         worlds += 1
-        for k, a in enumerate(cands):
-            try:
-                t = apply(state, view.me, a)
-            except IllegalAction:  # the sampled world disagrees with the view: no evidence
-                totals[k] += 0.5
-                continue
-            ended = next((e for e in t.events if isinstance(e, RoundEnded)), None)
-            if ended is not None:
-                crystals = sum(1 for c in ended.board.cards if CARDS[c.card].crystal)
-                totals[k] += outcome_value(view.role, ended.result.winners, crystals)
-                continue
-            start = suspected(ctx, state, seat, a) if SUSPICION else ctx
-            totals[k] += rollout(t.state, start, depth, Rng(seed), budget.noise)
+        for k, v in enumerate(world_values(state, cands, ctx, depth, seed, budget.noise)):
+            totals[k] += v
     top = max(prior)
     scores = [totals[k] / max(worlds, 1) + 0.02 * (prior[k] - top) for k in range(len(cands))]
     best = max(range(len(cands)), key=lambda k: (scores[k], -k))
