@@ -11,6 +11,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 from engine.cards import Edition
 from engine.model import BASE_COUNTS, DELUXE_ROLES, Coord, Role
@@ -29,6 +30,15 @@ def role_pool(edition: Edition, players: int) -> Counter[Role]:
         counts = BASE_COUNTS[players]
         return Counter({Role.SABOTEUR: counts.saboteurs, Role.MINER: counts.miners})
     return Counter(DELUXE_ROLES)
+
+
+# The roles in the order of their reprs. A repr is never a prefix of another (each ends with
+# "'>"), so comparing two tuples' `str` is comparing their ranks here one by one.
+_BY_REPR: tuple[Role, ...] = tuple(sorted(Role, key=repr))
+_REPR_RANK: dict[Role, int] = {r: i for i, r in enumerate(_BY_REPR)}
+# A role as a small number, looked up by identity (Enum hashing is Python code).
+_ROLE_NUMBER: dict[int, int] = {id(r): i for i, r in enumerate(Role)}
+_SABOTEUR_NUMBER = _ROLE_NUMBER[id(Role.SABOTEUR)]
 
 
 def _falling(n: int, k: int) -> int:
@@ -74,9 +84,12 @@ def _assignments(
 
         emit([], Counter(pool))
         return out
-    # Too many to list: draw from the prior; repeated draws add up their weight.
-    drawn: Counter[tuple[Role, ...]] = Counter()
-    cards = sorted(pool.elements(), key=lambda r: r.value)
+    # Too many to list: draw from the prior; repeated draws add up their weight. The cards are
+    # drawn as their ranks in `_BY_REPR`, so the draws are tuples of small ints (hashed and
+    # sorted in C, where tuples of Roles hash through Enum.__hash__) in the order of their
+    # `str`, the order the hypotheses have always been listed in.
+    drawn: Counter[tuple[int, ...]] = Counter()
+    cards = [_REPR_RANK[r] for r in sorted(pool.elements(), key=lambda r: r.value)]
     size = len(cards)
     # `rng.below` inlined (the same SplitMix64 draws, so the same hypotheses): this loop is
     # most of a Deluxe seat's first decision of a round.
@@ -92,7 +105,9 @@ def _assignments(
             deck[i], deck[j] = deck[j], deck[i]
         drawn[tuple(deck[:seats])] += 1
     rng.state = state
-    return [(roles, n / cap) for roles, n in sorted(drawn.items(), key=lambda kv: str(kv[0]))]
+    return [
+        (tuple(map(_BY_REPR.__getitem__, ranks)), n / cap) for ranks, n in sorted(drawn.items())
+    ]
 
 
 class Belief:
@@ -118,14 +133,18 @@ class Belief:
         self.gold: list[Coord] = []
         self.w: list[float] = []
         self._cols_of: list[tuple[Role, ...]] | None = None
+        self._gcol_of: list[Coord] | None = None
+        self._gcol: list[int] | None = None  # each hypothesis's gold spot as a number
+        self._spots: list[Coord] = []  # the gold spots those numbers stand for
+        self._gmasks: list[list[bool]] | None = None  # per spot number, whether each is there
         self._cols: dict[int, list[int]] = {}  # per seat, each hypothesis's role as a number
         self._masks: dict[int, list[bool]] = {}  # per seat, whether each is its saboteur
+        spots = list(gold_spots)
+        k = len(spots)
         for rest, p in others:
-            full = (*rest[:me], role, *rest[me:])
-            for g in gold_spots:
-                self.roles.append(full)
-                self.gold.append(g)
-                self.w.append(p / len(gold_spots))
+            self.roles += [(*rest[:me], role, *rest[me:])] * k
+            self.gold += spots
+            self.w += [p / k] * k
         self._normalise()
 
     def _normalise(self) -> None:
@@ -153,17 +172,16 @@ class Belief:
 
     def _cached(self) -> None:
         """Forget the per-seat columns once the hypotheses' roles have changed."""
-        if self._cols_of is not self.roles:
-            self._cols_of = self.roles
-            self._cols, self._masks = {}, {}
+        if self._cols_of is not self.roles or self._gcol_of is not self.gold:
+            self._cols_of, self._gcol_of = self.roles, self.gold
+            self._cols, self._masks, self._gcol, self._gmasks = {}, {}, None, None
 
     def _column(self, seat: int) -> list[int]:
         """Each hypothesis's role of `seat` as a small number (cached until the roles change)."""
         self._cached()
         col = self._cols.get(seat)
         if col is None:
-            ids = {id(r): i for i, r in enumerate(Role)}
-            col = [ids[id(r[seat])] for r in self.roles]
+            col = list(map(_ROLE_NUMBER.__getitem__, map(id, map(itemgetter(seat), self.roles))))
             self._cols[seat] = col
         return col
 
@@ -172,19 +190,29 @@ class Belief:
 
         The same floats as `reweight`, with the likelihood asked once per distinct
         (roles of `seats`, gold) rather than once per hypothesis."""
-        cols = [self._column(s) for s in seats]
-        gold_ids: dict[Coord, int] = {}
-        gcol = [gold_ids.setdefault(g, len(gold_ids)) for g in self.gold]
+        keys = self._gold_column()
         n_roles = len(Role)
-        keys = list(gcol)
-        for col in cols:
-            keys = [k * n_roles + c for k, c in zip(keys, col, strict=True)]
-        table: dict[int, float] = {}
-        for i, k in enumerate(keys):
-            if k not in table:
-                table[k] = likelihood(self.roles[i], self.gold[i])
-        self.w = [max(w * table[k], _FLOOR) for w, k in zip(self.w, keys, strict=True)]
+        for s in seats:
+            keys = [k * n_roles + c for k, c in zip(keys, self._column(s), strict=True)]
+        # Each key's first hypothesis (a later index would be overwritten by an earlier one).
+        first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+        roles, gold = self.roles, self.gold
+        table = {k: likelihood(roles[i], gold[i]) for k, i in first.items()}
+        # max(w * f, _FLOOR) without a call per hypothesis (the same float, as max picks it).
+        self.w = [
+            _FLOOR if (x := w * f) < _FLOOR else x
+            for w, f in zip(self.w, map(table.__getitem__, keys), strict=True)
+        ]
         self._normalise()
+
+    def _gold_column(self) -> list[int]:
+        """Each hypothesis's gold spot as a small number (cached until the hypotheses change)."""
+        self._cached()
+        if self._gcol is None:
+            self._spots = list(dict.fromkeys(self.gold))  # by first appearance
+            ids = {g: i for i, g in enumerate(self._spots)}
+            self._gcol = list(map(ids.__getitem__, self.gold))
+        return self._gcol
 
     def gold_is(self, at: Coord, is_gold: bool) -> None:
         """Deduction: the goal at `at` is (or is not) the gold."""
@@ -196,19 +224,42 @@ class Belief:
 
     def reshuffle(self, seat: int) -> None:
         """Swap your hats: the seat's role is redrawn from the cards nobody holds."""
-        merged: dict[tuple[tuple[Role, ...], Coord], float] = {}
-        for roles, g, w in zip(self.roles, self.gold, self.w, strict=True):
-            spare = self.pool - Counter(roles)
-            total = sum(spare.values())
-            spare[roles[seat]] += 1  # the old card goes back before the draw
-            total += 1
-            for r, n in spare.items():
-                if n > 0:
-                    key = ((*roles[:seat], r, *roles[seat + 1 :]), g)
-                    merged[key] = merged.get(key, 0.0) + w * n / total
+        # Each distinct assignment's redraws are worked out once, and the merged hypotheses
+        # are numbered (the other seats' roles, the seat's new role, the gold spot), so that
+        # merging hashes ints, not tuples of Roles: the same sums in the same order as merging
+        # by (assignment after the draw, gold spot) itself.
+        gcol = self._gold_column()
+        spots = self._spots
+        n_spots, n_roles = len(spots), len(_ROLE_NUMBER)
+        rest_ids: dict[tuple[Role, ...], int] = {}  # the other seats' roles, numbered
+        after_of: dict[int, tuple[Role, ...]] = {}  # a numbered assignment after the draw
+        # by the assignment's identity: hypotheses share their tuple (equal ones made apart
+        # are worked out twice, to the same numbers)
+        draws: dict[int, list[tuple[int, int, int]]] = {}
+        merged: dict[int, float] = {}
+        for roles, gid, w in zip(self.roles, gcol, self.w, strict=True):
+            options = draws.get(id(roles))
+            if options is None:
+                spare = self.pool - Counter(roles)
+                total = sum(spare.values())
+                spare[roles[seat]] += 1  # the old card goes back before the draw
+                total += 1
+                head, tail = roles[:seat], roles[seat + 1 :]
+                rest = rest_ids.setdefault(head + tail, len(rest_ids)) * n_roles
+                options = []
+                for r, n in spare.items():
+                    if n > 0:
+                        after = rest + _ROLE_NUMBER[id(r)]
+                        if after not in after_of:
+                            after_of[after] = (*head, r, *tail)
+                        options.append((after * n_spots, n, total))
+                draws[id(roles)] = options
+            for base, n, total in options:
+                key = base + gid
+                merged[key] = merged.get(key, 0.0) + w * n / total
         best = sorted(merged.items(), key=lambda kv: -kv[1])[:CAP]
-        self.roles = [k[0] for k, _ in best]
-        self.gold = [k[1] for k, _ in best]
+        self.roles = [after_of[k // n_spots] for k, _ in best]
+        self.gold = [spots[k % n_spots] for k, _ in best]
         self.w = [w for _, w in best]
         self._normalise()
 
@@ -224,16 +275,20 @@ class Belief:
         self._cached()
         mask = self._masks.get(seat)
         if mask is None:
-            mask = self._masks[seat] = [r[seat] is Role.SABOTEUR for r in self.roles]
+            mask = self._masks[seat] = list(map(_SABOTEUR_NUMBER.__eq__, self._column(seat)))
         # The same weights summed in the same order as a generator would: the same float.
         return sum(itertools.compress(self.w, mask))
 
     def gold_probs(self) -> dict[Coord, float]:
         """The marginal probability of the gold at each goal spot still possible."""
-        out: dict[Coord, float] = {}
-        for g, w in zip(self.gold, self.w, strict=True):
-            out[g] = out.get(g, 0.0) + w
-        return out
+        col = self._gold_column()
+        if self._gmasks is None:
+            self._gmasks = [list(map(i.__eq__, col)) for i in range(len(self._spots))]
+        # Each spot's weights summed in the order of the hypotheses, spots by first appearance.
+        return {
+            g: sum(itertools.compress(self.w, m))
+            for g, m in zip(self._spots, self._gmasks, strict=True)
+        }
 
     def sample(self, rng: Rng) -> tuple[tuple[Role, ...], Coord]:
         """One hypothesis drawn by weight."""

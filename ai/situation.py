@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 
 from engine import board as bd
-from engine.cards import Card, Edition
+from engine.cards import Card, Edition, Named
 from engine.model import Coord, Net, PlayerId, Role
 
 from .geometry import Reach, reach
 
 
-class Stance(Enum):
+class Stance(Named):
     """What a role wants from the round."""
 
     DIG = "dig"  # the gold reached

@@ -12,11 +12,16 @@ puts it in front of one process too); `--cluster` a local six-node Redis Cluster
 three replicas, no persistence) instead of one `redis-server`. CPU and Redis figures are
 summed over the processes and the masters.
 
-Prints moves per second for the whole process, tap → answer and tap → new board percentiles,
-the bot's CPU per move, Redis commands per move and Redis bytes per game. Targets (issue 13):
+Prints moves per second for the whole process, tap → answer percentiles, the bot's CPU per
+move, Redis commands per move and Redis bytes per game, and the boards in two parts: the moves
+whose own board was posted (tap → that board), and the moves the group's budget (20 posts a
+minute) folded into a later board (how many, and tap → the board that showed them). A board's
+caption says which move it shows: its round and deck ("Round 1/3 · deck 33"), against the deck
+the mover's hand showed before the discard (one card drawn after it). Targets (issue 13):
 with 150 ms per call and 30 games, at least 20 turns a second, tap → answer p50 ≤ 250 ms and
-p99 ≤ 600 ms, tap → new board p50 ≤ 700 ms; with no latency and 50 games, at least 100 moves a
-second, bot CPU ≤ 10 ms per move, ≤ 16 KB of Redis per game.
+p99 ≤ 600 ms, tap → new board p50 ≤ 700 ms where the group's own budget allows a post (the
+moves whose own board was posted); with no latency and 50 games, at least 100 moves a second,
+bot CPU ≤ 10 ms per move, ≤ 16 KB of Redis per game.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -33,7 +39,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -48,6 +54,7 @@ from tests.haproxy import haproxy
 from tests.redis_cluster import LocalCluster
 from tgbot.buttons import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard
 from tgbot.callback import decode
+from tgbot.i18n import LANGUAGES, Texts, texts
 from tgbot.keys import DEFAULT_PREFIX, shard_of
 from tgbot.redis_client import RedisClient, open_redis
 from tgbot.redis_store import RedisStore
@@ -55,6 +62,8 @@ from tgbot.redis_store import RedisStore
 ROOT = Path(__file__).resolve().parent.parent
 SECRET = "bench-webhook-secret"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+OLD_WAIT = 5.0  # the CPU and Redis figures are read once each board came or this passed
+BOARD_WAIT = 90.0  # a move not shown by any board by then is counted as never shown
 
 
 def free_port() -> int:
@@ -220,11 +229,14 @@ class Figures:
     """What the games measured."""
 
     answers: list[float] = field(default_factory=list)  # tap → answer, seconds
-    boards: list[float] = field(default_factory=list)  # confirm tap → a new board post
+    own_boards: list[float] = field(default_factory=list)  # confirm tap → the move's own board
+    folded: list[float] = field(default_factory=list)  # confirm tap → the later board showing it
+    never_shown: int = 0  # moves no board showed within BOARD_WAIT
+    untold: int = 0  # moves made with the deck empty: no board caption tells them apart
     moves: int = 0
-    missed_boards: int = 0  # moves whose board never came (coalesced into a later one)
-    waiting: list[asyncio.Task[None]] = field(default_factory=list)  # boards still awaited
+    waiting: list[tuple[float, asyncio.Task[None]]] = field(default_factory=list)  # (tap, board)
     confirmed: Counter[str] = field(default_factory=Counter)  # the confirm taps' answers
+    seen: dict[tuple[int, int], float] = field(default_factory=dict)  # board post → first seen
 
 
 def callbacks(message: Message) -> list[str]:
@@ -316,19 +328,98 @@ async def open_game(
             break
 
 
-async def board_after(
-    emu: BotApiEmulator, chat: int, shown: set[int], started: float, fig: Figures
-) -> None:
-    """Time the group's next board post (within 5 s, else it was coalesced into a later one)."""
+def caption_patterns(make: Callable[[Texts], str]) -> list[re.Pattern[str]]:
+    """A caption's text in each of the bot's languages (`make` writes it with each field given
+    as `{name}`; HTML tags are left out, as a caption's plain text has none), each field a
+    named group: a number for `round`, `deck` and `count`, anything for the others."""
+    numbers = ("round", "deck", "count")
+    patterns = []
+    for language in LANGUAGES:
+        written = re.sub(r"<[^>]+>", "", make(texts(language)))
+        pattern = ""
+        for piece in re.split(r"(\{\w+\})", written):
+            name = piece[1:-1] if piece.startswith("{") and piece.endswith("}") else None
+            if name is None:
+                pattern += re.escape(piece)
+            else:
+                pattern += rf"(?P<{name}>\d+)" if name in numbers else ".*?"
+        patterns.append(re.compile(pattern))
+    return patterns
 
-    def new_board() -> bool:
-        return any(m.message_id not in shown for m in bot_photos(emu, chat))
+
+def found_in(patterns: list[re.Pattern[str]], text: str) -> dict[str, str] | None:
+    """The fields of the first pattern found in `text`."""
+    for pattern in patterns:
+        found = pattern.search(text)
+        if found is not None:
+            return found.groupdict()
+    return None
+
+
+_FIELDS = {"round": "{round}", "deck": "{deck}", "count": "{count}", "name": "{name}"}
+# A board's status line, a hand's first line and its deck line, as the bot writes them.
+BOARD_STATUS = caption_patterns(
+    lambda tr: tr.ngettext(
+        "Round {round}/3 · deck {deck}\n{name}, your turn!",
+        "Round {round}/3 · deck {deck}\n{name}, your turn!",
+        2,
+        **_FIELDS,
+    ).split("\n")[0]
+)
+HAND_ROUND = caption_patterns(
+    lambda tr: tr.gettext("🎴 <b>{chat}</b> · round {round}/3", chat="{chat}", round="{round}")
+)
+HAND_DECK = caption_patterns(
+    lambda tr: tr.ngettext(
+        "Cards left in the deck: {count}", "Cards left in the deck: {count}", 2, count="{count}"
+    )
+)
+
+
+def board_shows(message: Message) -> tuple[int, int] | None:
+    """The (round, deck) a group's board post shows, from its caption (None: not a board of
+    play, such as a round's final board)."""
+    found = found_in(BOARD_STATUS, message.content.caption or "")
+    return None if found is None else (int(found["round"]), int(found["deck"]))
+
+
+def hand_shows(message: Message) -> tuple[int, int] | None:
+    """The (round, deck) a player's hand message shows, from its caption."""
+    caption = message.content.caption or ""
+    in_round, deck = found_in(HAND_ROUND, caption), found_in(HAND_DECK, caption)
+    if in_round is None or deck is None:
+        return None
+    return int(in_round["round"]), int(deck["count"])
+
+
+async def board_after(
+    emu: BotApiEmulator, chat: int, own: tuple[int, int], started: float, fig: Figures
+) -> None:
+    """Time the group's board that shows a move: `own` is the (round, deck) of the move's own
+    board; a board of a later round or a smaller deck shows it folded in with later moves (the
+    group's budget let no post go between them). Each board post is timed when first seen."""
+
+    def showing() -> tuple[int, float] | None:
+        now = time.perf_counter()
+        found = None
+        for m in emu.state.messages(chat, include_deleted=True):
+            if m.sender_id != emu.state.bot.id or not m.content.photo:
+                continue
+            shows = board_shows(m)
+            if shows is None or shows[0] < own[0] or (shows[0] == own[0] and shows[1] > own[1]):
+                continue  # older than the move
+            at = fig.seen.setdefault((chat, m.message_id), now)
+            if found is None or at < found[1]:
+                found = (m.message_id, at)
+        return found
 
     try:
-        await emu.wait_for(new_board, timeout=5)
-        fig.boards.append(time.perf_counter() - started)
+        message_id, at = await emu.wait_for(showing, timeout=BOARD_WAIT)
     except TimeoutError:
-        fig.missed_boards += 1
+        fig.never_shown += 1
+        return
+    shown = emu.state.message(chat, message_id)
+    (fig.own_boards if board_shows(shown) == own else fig.folded).append(at - started)
 
 
 async def play(
@@ -371,15 +462,21 @@ async def _play(
         hand = await live(emu, user, ConfirmDiscard, before)
         confirm = next(d for d in callbacks(hand) if isinstance(decode(d), ConfirmDiscard))
         before = (hand.message_id, len(hand.history))
-        shown = {m.message_id for m in bot_photos(emu, chat)}
+        shows = hand_shows(hand)  # the deck before the discard; one card is drawn after it
         started = time.perf_counter()
         said = await tap(emu, user, hand, confirm, fig)
         fig.confirmed[said] += 1
         fig.moves += 1
 
         # The board is awaited alongside: a group's posts are limited to 20 a minute, so a fast
-        # game's boards are coalesced, and the game goes on meanwhile, as people would.
-        fig.waiting.append(asyncio.create_task(board_after(emu, chat, shown, started, fig)))
+        # game's boards are folded into later ones, and the game goes on meanwhile, as people
+        # would. With the deck empty a move's board cannot be told from the next one's.
+        if shows is None or shows[1] == 0:
+            fig.untold += 1
+        else:
+            own = (shows[0], shows[1] - 1)
+            task = asyncio.create_task(board_after(emu, chat, own, started, fig))
+            fig.waiting.append((started, task))
 
         # The mover's hand must be redrawn without the discard's buttons (its menu keeps
         # ConfirmDiscard until the move is shown), at most a turn's worth.
@@ -590,12 +687,18 @@ async def measure(
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
         elapsed = time.perf_counter() - started
-        await asyncio.gather(*fig.waiting)
+        # The figures below are read where they always were: once each move's board came or
+        # 5 s passed since its tap (the boards folded for longer are awaited after).
+        tasks = [task for _, task in fig.waiting]
+        last = max((at for at, _ in fig.waiting), default=time.perf_counter())
+        with contextlib.suppress(ValueError):  # (no boards awaited)
+            await asyncio.wait(tasks, timeout=max(0.0, last + OLD_WAIT - time.perf_counter()))
         reads = await redis_reads(nodes) - reads0
         cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu0
         kernel = sum(cpu_split(proc.pid)[1] for proc in procs) - sys0
         commands, memory = await redis_figures(nodes)
         counters = {k: v - counters0.get(k, 0.0) for k, v in (await bot_counters(bots)).items()}
+        await asyncio.gather(*tasks)  # the boards folded into later ones, up to BOARD_WAIT
         return Measured(
             fig=fig,
             elapsed=elapsed,
@@ -617,7 +720,7 @@ def report(args: argparse.Namespace, m: Measured) -> None:
     """Print the figures."""
     fig = m.fig
     moves = max(fig.moves, 1)
-    a, b = fig.answers, fig.boards
+    a, b, f = fig.answers, fig.own_boards, fig.folded
     print(f"games {args.games} x {args.players} players, {args.moves} moves each, ", end="")
     print(f"latency {args.latency:.0f} ms (± {args.jitter:.0f})", end="")
     print(f", upload {args.upload_kbps:.0f} kbit/s" if args.upload_kbps else "")
@@ -626,8 +729,12 @@ def report(args: argparse.Namespace, m: Measured) -> None:
     print(f"{args.processes} bot process(es), {front}, {where}")
     print(f"moves/s (all processes)        {fig.moves / m.elapsed:8.2f}  ({m.elapsed:.1f} s)")
     print(f"tap -> answer p50/p95/p99 (ms) {_ms(a, 50)} {_ms(a, 95)} {_ms(a, 99)}  ({len(a)} taps)")
-    print(f"tap -> new board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
-    print(f"  ({fig.missed_boards} moves shown by a later board: the group's 20 posts a minute)")
+    print(f"tap -> own board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
+    print(f"  ({len(b)} moves whose own board was posted)")
+    print(f"folded: tap -> later board     {_ms(f, 50)} {_ms(f, 95)} {_ms(f, 99)}", end="")
+    print(f"  ({len(f)} moves folded into a later board by the group's 20 posts a minute", end="")
+    print(f"; {fig.never_shown} not shown within {BOARD_WAIT:.0f} s", end="")
+    print(f", {fig.untold} made with the deck empty)")
     print(f"bot CPU per move (ms)          {1000 * m.cpu / moves:8.1f}  (all processes", end="")
     print(f"; {1000 * m.kernel / moves:.1f} of it in the kernel)")
     redis = m.redis

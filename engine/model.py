@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
-from .cards import Card, Edition
+from .cards import Card, Edition, Named
 
 if TYPE_CHECKING:
     from .actions import PlaceTunnel
@@ -15,7 +14,7 @@ PlayerId = int
 Coord = tuple[int, int]
 
 
-class Role(Enum):
+class Role(Named):
     """Role cards of both editions."""
 
     MINER = "miner"
@@ -27,7 +26,7 @@ class Role(Enum):
     GEOLOGIST = "geologist"
 
 
-class Side(Enum):
+class Side(Named):
     """Who won a round."""
 
     MINERS = "miners"
@@ -38,7 +37,7 @@ class Side(Enum):
     BOSS = "boss"
 
 
-class Phase(Enum):
+class Phase(Named):
     """Whether the game still runs, or waits at a round's end for a thief's choice."""
 
     PLAYING = "playing"
@@ -46,7 +45,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-class GoldRule(Enum):
+class GoldRule(Named):
     """Cards drawn for winning miners (rules base.payout.miners and variant.gold_per_miner)."""
 
     OFFICIAL = "official"  # one per player, at most 9

@@ -2,7 +2,8 @@
 
 The webhook answers 200 when `HandleThenAnswer` returns and 500 when it raises. It returns once
 the update is handled and what it decided is saved (its announcements owed in Redis, delivered
-by this process or the next sweep), at once for an update some process already handled, and
+by this process, in a task of its own that the update does not wait for (`tgbot.detached`), or
+by the next sweep), at once for an update some process already handled, and
 once a tap was told the bot is busy because Redis is away (as in long polling: the player taps
 again; a command then gets no reply). It raises while another process is handling the same
 update (Telegram sent it again meanwhile), so that Telegram delivers it again later.
@@ -28,6 +29,7 @@ from . import ahead
 from .ahead import Reads
 from .callback import decode
 from .dedupe import Begun, UpdateLedger
+from .detached import handling_update
 from .game_ids import is_game_id
 from .trips import riding
 
@@ -84,8 +86,9 @@ class HandleThenAnswer:
         """Handle an update this process began, then mark it handled (or let go of it)."""
         keeper = asyncio.create_task(self._keep(uid))
         try:
-            coroutine: Awaitable[Any] = self.app.process_update(update)
-            await self.app.update_processor.process_update(update, coroutine)
+            with handling_update():  # its deliveries go on their own (`detached`), if so set
+                coroutine: Awaitable[Any] = self.app.process_update(update)
+                await self.app.update_processor.process_update(update, coroutine)
         except BaseException:
             await self._let_go(uid)
             raise

@@ -16,11 +16,13 @@ from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from .acks import HandleThenAnswer
+from .ahead import Reads, joined
 from .bot_budget import BotBudget
 from .budget import ChatBudget
 from .commands import Scope, menu
 from .config import Config, ConfigError
 from .dedupe import UpdateLedger
+from .game_ids import GameId
 from .handlers import Handlers
 from .http_client import AiohttpRequest
 from .i18n import LANGUAGES, Language, texts
@@ -28,6 +30,7 @@ from .keys import SHARDS, Keys
 from .lease import RedisLease
 from .migrate import migrate_keys
 from .ops_http import MetricsServer
+from .outbox import first_sends
 from .posts import RedisPosts
 from .redis_archives import RedisArchives
 from .redis_client import RedisClient, open_redis, unavailable, wait_for_redis
@@ -90,13 +93,16 @@ def build_application(
         sender,
         deadlines=DeadlineIndex(client, prefix=prefix),
         ledger=UpdateLedger(client, prefix=prefix),
-        lease=RedisLease(client, prefix=prefix, reads=store.reads),
+        lease=RedisLease(client, prefix=prefix, reads=functools.partial(lease_reads, store, posts)),
         clock=clock,
         seeds=seeds,
         default_language=config.language,
         archives=RedisArchives(client, prefix=prefix),
         computer_pause=config.computer_pause,
         wake=waker,
+        # Webhook: a move's delivery does not keep its update held and its POST open.
+        detach=config.is_webhook,
+        unavailable=unavailable,
     )
     handlers = Handlers(service, unavailable=unavailable)
     handlers.install(app, once=not config.is_webhook)
@@ -125,6 +131,14 @@ def build_application(
             backlog=app.bot_data["backlog"],
         )
     return app
+
+
+def lease_reads(store: RedisStore, posts: RedisPosts, *, game_id: GameId) -> Reads:
+    """What a delivery's lease is taken with: the game's record, and the floors of the chats
+    the record this process knows (if any) owes new messages first."""
+    known = store.known(game_id)
+    chats = () if known is None else first_sends(known.owed, known.chat_id)
+    return joined(store.reads(game_id=game_id), posts.floors(chats))
 
 
 async def backlog(client: RedisClient, keys: Keys) -> int:
@@ -254,15 +268,23 @@ async def _sweep_forever(service: GameService, waker: Waker) -> None:
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
-    """Stop the sweeper, and wait until it has stopped (before Redis is closed).
+    """Stop the sweeper and the deliveries running on their own (`tgbot.detached`: what they
+    had not sent stays owed, for the next sweep), and wait until they have stopped (before
+    Redis is closed).
 
     A cancellation that lands inside a sweep can be swallowed by a library on the way (the
     loop then goes on to its next sleep), so it is repeated until the task ends, a few seconds
     at most.
     """
     task: asyncio.Task[None] | None = app.bot_data.pop("sweeper", None)
-    if task is None:
-        return
+    if task is not None:
+        await _stop_sweeper(task)
+    service: GameService | None = app.bot_data.get("service")
+    if service is not None:
+        await service.detacher.stop()
+
+
+async def _stop_sweeper(task: asyncio.Task[None]) -> None:
     for _ in range(_STOP_TRIES):
         task.cancel()
         await asyncio.wait({task}, timeout=_STOP_TICK)

@@ -226,6 +226,17 @@ BACKOFF_FIRST = 1.0
 BACKOFF_MAX = 300.0
 
 
+def first_sends(owed: Owed, group: int) -> tuple[int, ...]:
+    """The chats whose next item is likely a new message (the group's text, replay or board;
+    a player's new live message or text of their own): a delivery notes their floors (the
+    sent-message ledger's highest id) with its lease instead of in a trip before each send."""
+    deleting = {chat for chat, _ in owed.deletions}  # (those delete first)
+    group_sends = owed.texts or owed.replays or owed.board_version is not None
+    users = (*owed.fresh, *(user for user, _ in owed.private_texts))
+    chats = ((group,) if group_sends else ()) + users
+    return tuple(c for c in dict.fromkeys(chats) if c not in deleting)
+
+
 def waiting(owed: Owed, chat_id: int, now: float) -> bool:
     """True while a chat must not be tried again yet."""
     return any(c == chat_id and until > now for c, until, _ in owed.waits)

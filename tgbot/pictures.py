@@ -3,7 +3,10 @@
 `Pictures` draws each image once: the PNG of a screen, and the board under it, are kept by
 what they are drawn from (the view's parts, the names, the screen's picture fields), so the
 group's board, the boards of players who peeked at no goal and the screens redrawn with only
-their keyboard changed are drawn and encoded once per game version.
+their keyboard changed are drawn and encoded once per game version. A new screen over a board
+already deflated (a menu step: the hand highlighted, the board as it was) stacks its hand under
+those rows without drawing the board again: the board's width is kept apart, so the board's
+picture, of which the rows keep more, is not needed once they are deflated.
 """
 
 from __future__ import annotations
@@ -40,7 +43,10 @@ from .menus import Picture, Screen
 _GAP = 6
 BOARD_IMAGES = 16  # drawn boards kept (about 2.5 MB each): a delivery round's boards
 PNGS = 256  # encoded pictures kept (20 to 40 KB each)
-ROWS = 64  # boards deflated, alone and as the top of a screen (20 to 40 KB each)
+# Boards deflated, alone and as the top of a screen (20 to 40 KB each, two a game version): the
+# versions of the last seconds of play of tens of games, whose menu steps stack hands on them.
+ROWS = 256
+WIDTHS = 2 * ROWS  # the widths of boards drawn (how wide a screen over their rows is)
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -92,27 +98,34 @@ def _screen_png(
     screen: Screen,
     names: Mapping[int, str],
     private_board: Callable[[], Image.Image],
-    board_above: Callable[[Image.Image, int], Rows] = _above,
 ) -> bytes:
-    """A screen's PNG; `private_board` draws (or recalls) the player's board, `board_above`
-    deflates (or recalls) it as the top of a screen of a given width."""
-    above: Callable[[Image.Image, int], Rows] = _above
+    """A screen's PNG; `private_board` draws (or recalls) the player's board."""
     if screen.picture is Picture.PREVIEW:
         spots = [s for s in screen.spots if isinstance(s, PlaceTunnel | Rockfall)]
         board = render_placement_preview(view, spots, names=names)  # type: ignore[arg-type]
-    elif screen.picture is Picture.CONFIRM and isinstance(screen.chosen, PlaceTunnel | Rockfall):
-        board = render_confirm(view, screen.chosen, names=names)
+    elif _confirms_a_spot(screen):
+        board = render_confirm(view, screen.chosen, names=names)  # type: ignore[arg-type]
     else:
-        board, above = private_board(), board_above
+        board = private_board()
     if not view.hand:
         return to_png(board)
+    # Stacked in the palette: each part is mapped to it on its own (the board once per
+    # version), which gives the very pixels of mapping the stacked picture.
+    board, hand = to_palette(board), _hand(view, screen)
+    return stacked_png(_above(board, max(board.width, hand.width)), hand)
+
+
+def _confirms_a_spot(screen: Screen) -> bool:
+    """Whether a screen shows a chosen spot drawn on the board (not the player's board)."""
+    return screen.picture is Picture.CONFIRM and isinstance(screen.chosen, PlaceTunnel | Rockfall)
+
+
+def _hand(view: PlayerView, screen: Screen) -> Image.Image:
+    """A screen's hand, in the palette."""
     hand = render_hand(
         view.hand, highlight=screen.highlight, turned=screen.turned, blocked=screen.blocked
     )
-    # Stacked in the palette: each part is mapped to it on its own (the board once per
-    # version), which gives the very pixels of mapping the stacked picture.
-    board, hand = to_palette(board), to_palette(hand)
-    return stacked_png(above(board, max(board.width, hand.width)), hand)
+    return to_palette(hand)
 
 
 def _board_key(public: PublicView, board: BoardView, names: Mapping[int, str]) -> Hashable:
@@ -130,22 +143,38 @@ class Pictures:
         self._boards: _Recent[Hashable, Image.Image] = _Recent(BOARD_IMAGES)
         self._pngs: _Recent[Hashable, bytes] = _Recent(PNGS)
         self._rows: _Recent[Hashable, Rows] = _Recent(ROWS)
+        self._widths: _Recent[Hashable, int] = _Recent(WIDTHS)
 
     def _board(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
         """The board drawn from `key`, in the palette (drawn and mapped once)."""
-        return self._boards.get(key, lambda: to_palette(draw()))
 
-    def _board_rows(self, key: Hashable, board: Image.Image, width: int) -> Rows:
+        def drawn() -> Image.Image:
+            board = to_palette(draw())
+            self._widths.get(key, lambda: board.width)
+            return board
+
+        return self._boards.get(key, drawn)
+
+    def _width(self, key: Hashable, draw: Callable[[], Image.Image]) -> int:
+        """How wide the board of `key` is (drawn only if it never was, or long ago)."""
+        return self._widths.get(key, lambda: self._board(key, draw).width)
+
+    def _board_rows(self, key: Hashable, draw: Callable[[], Image.Image], width: int) -> Rows:
         """The board of `key`, deflated in `width` (once: the board's post and the screens
         under which hands are stacked share it)."""
-        return self._rows.get(("rows", key, width), lambda: _rows(board, width))
+        return self._rows.get(("rows", key, width), lambda: _rows(self._board(key, draw), width))
+
+    def _top(self, key: Hashable, draw: Callable[[], Image.Image], width: int) -> Rows:
+        """The board of `key` as the top of a screen `width` wide: its rows, then the gap."""
+        return self._rows.get(
+            ("top", key, width), lambda: with_gap(self._board_rows(key, draw, width), _GAP)
+        )
 
     def _board_png(self, key: Hashable, draw: Callable[[], Image.Image]) -> bytes:
         """The board of `key` as a picture of its own."""
 
         def encode() -> bytes:
-            board = self._board(key, draw)
-            return png_of(self._board_rows(key, board, board.width))
+            return png_of(self._board_rows(key, draw, self._width(key, draw)))
 
         return self._pngs.get(("board", key), encode)
 
@@ -179,13 +208,12 @@ class Pictures:
             screen.blocked,
         )
 
-        def above(board: Image.Image, width: int) -> Rows:
-            return self._rows.get(
-                ("top", key, width), lambda: with_gap(self._board_rows(key, board, width), _GAP)
-            )
-
         def draw() -> bytes:
-            return _screen_png(view, screen, names, lambda: self._board(key, draw_board), above)
+            if not view.hand or screen.picture is Picture.PREVIEW or _confirms_a_spot(screen):
+                return _screen_png(view, screen, names, lambda: self._board(key, draw_board))
+            hand = _hand(view, screen)  # under the player's board, deflated once
+            width = max(self._width(key, draw_board), hand.width)
+            return stacked_png(self._top(key, draw_board, width), hand)
 
         return self._pngs.get(("screen", drawn), draw)
 

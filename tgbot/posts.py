@@ -7,10 +7,14 @@ delivery deletes it once the retried send is confirmed (see `usecases.delivery`)
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
+from . import ahead
+from .ahead import Reads
 from .keys import Keys
 from .redis_client import RedisClient
+from .trips import Trip
 
 KEPT = 200  # ids kept per chat (the newest)
 TTL_SECONDS = 3 * 24 * 3600  # past 48 h Telegram no longer lets a bot delete its messages
@@ -40,6 +44,23 @@ class RedisPosts:
         """The highest message id recorded in the chat (0 if none)."""
         top = cast("list[bytes]", await self.redis.zrange(self.keys.posts(chat_id), -1, -1))
         return int(top[0]) if top else 0
+
+    def floors(self, chat_ids: Iterable[int]) -> Reads:
+        """Reads to make ahead in another trip: each chat's `latest` id (`ahead.take_floors`)."""
+        chats = tuple(dict.fromkeys(chat_ids))
+
+        def add(trip: Trip) -> Callable[[list[Any]], None]:
+            asked = [(c, trip.add("zrange", self.keys.posts(c), -1, -1)) for c in chats]
+
+            def got(answers: list[Any]) -> None:
+                floors = ahead.current().floors
+                for chat, index in asked:
+                    top = cast("list[bytes]", answers[index])
+                    floors[chat] = int(top[0]) if top else 0
+
+            return got
+
+        return add
 
     async def confirmed(self, chat_id: int, above: int, below: int) -> set[int]:
         """The recorded ids strictly between `above` and `below`."""

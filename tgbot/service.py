@@ -23,6 +23,7 @@ from .buttons import (
     ShowHand,
 )
 from .config import DEFAULT_COMPUTER_PAUSE, DEFAULT_LANGUAGE
+from .detached import Detacher, is_handling_update
 from .game_ids import GameId
 from .i18n import Language, texts
 from .memory_archives import MemoryArchives
@@ -68,16 +69,24 @@ class GameService:
         animator: Animator | None = None,
         computer_pause: float = DEFAULT_COMPUTER_PAUSE,
         wake: Callable[[float], None] | None = None,
+        detach: bool = False,
+        unavailable: Callable[[BaseException], bool] | None = None,
     ) -> None:
+        # `detach`: a delivery asked for while an update is handled runs in a task of its own
+        # (webhook mode: the update's hold and its POST do not wait for the Bot API calls).
+        self.detach = detach
+        self.detacher = Detacher(
+            lambda gid: self.deliver(gid), unavailable=unavailable or (lambda _err: False)
+        )
         self.ctx = Context(
             store=store,
             sender=sender,
             deadlines=deadlines,
             ledger=ledger,
             lease=lease,
-            # Looked up at each call: `deliver` is the one way out, so a process that "dies"
-            # between saving and sending can be staged by replacing it.
-            deliver=lambda gid: self.deliver(gid),
+            # `deliver` is looked up at each call: it is the one way out, so a process that
+            # "dies" between saving and sending can be staged by replacing it.
+            deliver=self._deliver,
             clock=clock,
             seeds=seeds,
             ids=ids,
@@ -194,6 +203,14 @@ class GameService:
     async def bot_removed(self, chat_id: int) -> None:
         """The bot was removed from a group."""
         await chats.bot_removed(self.ctx, chat_id)
+
+    async def _deliver(self, gid: GameId) -> None:
+        """The use cases' one way out: detached while an update is handled (if `detach`),
+        else inline."""
+        if self.detach and is_handling_update():
+            self.detacher.ask(gid)
+        else:
+            await self.deliver(gid)
 
     async def deliver(self, gid: GameId) -> None:
         """Send what a game owes."""

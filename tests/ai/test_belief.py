@@ -200,6 +200,11 @@ def test_reweight_by_gives_the_same_floats_as_reweight() -> None:
         a.reweight(lik)
         b.reweight_by((2, 4), lik)
         assert b.w == a.w
+        a.gold_is((8, 2), False)  # the gold spots change: the cached gold column must follow
+        b.gold_is((8, 2), False)
+        a.reweight(lik)
+        b.reweight_by((2, 4), lik)
+        assert b.w == a.w and b.gold == a.gold
 
 
 def test_sampled_role_assignments_are_the_seeded_partial_shuffles() -> None:
@@ -248,3 +253,56 @@ def test_p_saboteur_is_the_plain_sum_as_the_hypotheses_change() -> None:
     b.role_is(2, Role.SABOTEUR)  # the roles change: the masks must follow
     assert b.p_saboteur(2) == plain(2) == pytest.approx(1.0)
     assert all(b.p_saboteur(s) == plain(s) for s in range(6))
+
+    def plain_gold() -> dict[Coord, float]:
+        spots = list(dict.fromkeys(b.gold))
+        return {g: sum(w for h, w in zip(b.gold, b.w, strict=True) if h == g) for g in spots}
+
+    assert b.gold_probs() == plain_gold() and len(b.gold_probs()) == 3
+    b.reweight(lambda r, g: 0.9 if g == (8, 0) else 0.2)  # weights only
+    assert b.gold_probs() == plain_gold() and b.gold_probs()[(8, 0)] > 0.5
+    b.gold_is((8, 0), False)  # the spots change: the gold masks must follow
+    assert b.gold_probs() == plain_gold() and set(b.gold_probs()) == {(8, -2), (8, 2)}
+
+
+def test_swap_your_hats_redraws_a_role_from_the_spare_cards() -> None:
+    """Reshuffling a seat gives, hypothesis by hypothesis, what a plain merge over the spare role
+    cards gives (the same weights in the same order), keeps the seat's old card in the draw,
+    and leaves every other seat's role as it was."""
+    from collections import Counter
+
+    from ai.belief import CAP, Belief
+    from ai.rng import Rng
+    from engine.model import Coord
+
+    gold: list[Coord] = [(8, -2), (8, 0), (8, 2)]
+
+    def plain(b: Belief, seat: int) -> tuple[list[tuple[Role, ...]], list[Coord], list[float]]:
+        merged: dict[tuple[tuple[Role, ...], Coord], float] = {}
+        for roles, g, w in zip(b.roles, b.gold, b.w, strict=True):
+            spare = b.pool - Counter(roles)
+            total = sum(spare.values()) + 1
+            spare[roles[seat]] += 1
+            for r, n in spare.items():
+                if n > 0:
+                    key = ((*roles[:seat], r, *roles[seat + 1 :]), g)
+                    merged[key] = merged.get(key, 0.0) + w * n / total
+        best = sorted(merged.items(), key=lambda kv: -kv[1])[:CAP]
+        weights = [v for _, v in best]
+        whole = math.fsum(weights)
+        return [k[0] for k, _ in best], [k[1] for k, _ in best], [v / whole for v in weights]
+
+    for edition, players in ((Edition.DELUXE, 6), (Edition.BASE, 5)):
+        me = Role.BLUE_MINER if edition is Edition.DELUXE else Role.MINER
+        b = Belief(edition, players, 1, me, gold, Rng(11))
+        b.reweight(lambda r, g: 0.8 if r[3] is Role.SABOTEUR else 0.3 + g[1] / 20)
+        b.gold_is((8, 2), False)
+        for seat in (3, 1, 4):
+            want = plain(b, seat)
+            before = {(r[:seat] + r[seat + 1 :], g) for r, g in zip(b.roles, b.gold, strict=True)}
+            b.reshuffle(seat)
+            assert (b.roles, b.gold, b.w) == want
+            assert all(len(r) == players for r in b.roles) and len(b) <= CAP
+            after = {(r[:seat] + r[seat + 1 :], g) for r, g in zip(b.roles, b.gold, strict=True)}
+            assert after <= before  # only the reshuffled seat's role changed
+        assert {r[1] for r in b.roles} != {me}  # seat 1's own card could be swapped away

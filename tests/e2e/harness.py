@@ -1,7 +1,8 @@
 """A running world for end-to-end tests: the Bot API emulator, the real bot in webhook mode, Redis.
 
 Users act only through the emulator (commands, deep links, button presses); the harness waits
-until the bot has handled each update before the test looks at the chats.
+until the bot has handled each update, and delivered what it owes (a webhook bot answers the
+update's POST before its deliveries end: `tgbot.detached`), before the test looks at the chats.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tgbot.http_client import AiohttpRequest
 from tgbot.records import GameRecord
 from tgbot.redis_client import CONNECTIONS, open_redis
 from tgbot.redis_store import RedisStore
+from tgbot.service import GameService
 from tgbot.updates import ChatOrderedProcessor
 from tgbot.webhook import WebhookServer, open_webhook
 
@@ -91,6 +93,13 @@ class World:
         return self.emu.state
 
     @property
+    def service(self) -> GameService:
+        """The bot's use cases (for its deliveries running on their own)."""
+        assert self.app is not None
+        found: GameService = self.app.bot_data["service"]
+        return found
+
+    @property
     def store(self) -> RedisStore:
         """A store over the same keys the bot uses."""
         return RedisStore(self.redis, prefix=self.prefix)
@@ -152,6 +161,8 @@ class World:
             await self.hook.stop()
         if self.app is not None:
             await self.app.stop()
+            assert self.app.post_stop is not None
+            await self.app.post_stop(self.app)  # the deliveries running on their own, cancelled
             await self.app.shutdown()
         if self.emu is not None:
             await self.emu.stop()
@@ -171,6 +182,7 @@ class World:
                 not self.app.update_queue.empty()
                 or bool(self.emu.state.pending_updates)
                 or self.processor.active > 0
+                or self.service.detacher.running > 0
             )
             version = self.emu.state.version
             quiet = 0 if busy or version != last else quiet + 1
@@ -203,10 +215,19 @@ class World:
         assert self.emu is not None
         query_id = self.state.press_button(user.id, message.chat_id, message.message_id, data)
         query = await self.emu.wait_for_answer(query_id, timeout=20)
-        # The bot answers a tap after all its sends; wait only for the handler to return.
-        while self.processor.active or not self.app.update_queue.empty():  # type: ignore[union-attr]
-            await asyncio.sleep(0.002)
+        await self.handled()
         return query.text, query.show_alert
+
+    async def handled(self) -> None:
+        """Until the updates taken are handled and the deliveries they asked for have ended
+        (the tap's answer comes before them)."""
+        assert self.app is not None
+        while True:
+            while self.processor.active or not self.app.update_queue.empty():
+                await asyncio.sleep(0.002)
+            await self.service.detacher.idle()
+            if not self.processor.active and self.app.update_queue.empty():
+                return
 
     async def forge(self, user: User, chat_id: int, message_id: int, data: str) -> CallbackQuery:
         """A tap with any callback data, as a modified client could send it; the answered query.

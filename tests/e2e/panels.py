@@ -3,7 +3,6 @@ only the buttons of the panel the bot shows them (the emulator's ephemeral messa
 
 from __future__ import annotations
 
-import asyncio
 import random
 from dataclasses import dataclass, field
 
@@ -75,8 +74,7 @@ async def tap_panel(
     assert world.emu is not None and world.app is not None
     query_id = press(world.state, user.id, panel.chat_id, panel.ephemeral_message_id, data)
     query = await world.emu.wait_for_answer(query_id, timeout=20)
-    while world.processor.active or not world.app.update_queue.empty():
-        await asyncio.sleep(0.002)
+    await world.handled()
     if settle:
         await world.settle()
     return query.text, query.show_alert

@@ -12,6 +12,8 @@ from tgbot.outbox import (
     MAX_BOARD_LINES,
     Owed,
     board_posted,
+    delete_later,
+    first_sends,
     folded,
     group_dropped,
     lines_shown,
@@ -204,3 +206,12 @@ def test_a_call_that_went_through_ends_that_chats_wait_only() -> None:
     assert not waiting(after, 1, 100.5) and waiting(after, 2, 100.5)
     assert went_through(after, 3) == after
     assert went_through(Owed(), 1) == Owed()
+
+
+def test_the_chats_whose_next_item_is_a_new_message_are_named_for_their_floors() -> None:
+    group, ann, bob = -100, 1, 2
+    moved = owe(Owed(), board_version=3, fresh=[bob], edits=[ann])
+    assert first_sends(moved, group) == (group, bob)  # an edit sends no new message
+    deleting = delete_later(moved, group, 41)  # the group's next item is a deletion
+    assert first_sends(deleting, group) == (bob,)
+    assert first_sends(owe(Owed(), edits=[ann]), group) == ()

@@ -5,17 +5,28 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
 
-from engine import GameState, player_view
+from engine import (
+    Discard,
+    GameState,
+    PlayerView,
+    apply,
+    current_player,
+    legal_actions,
+    player_view,
+    public_view,
+)
 from render.board import render_private_board
 from render.hand import render_hand
 from render.png import to_png
 from render.style import STRIP
 from tests.render import boards as b
 from tgbot import menus
+from tgbot import pictures as pictures_module
 from tgbot.buttons import PickCard, StartDiscard, ToggleDiscard
 from tgbot.i18n import Language
 from tgbot.pictures import Pictures, board_png, screen_png
@@ -128,3 +139,54 @@ def test_stacking_in_the_palette_gives_the_picture_of_mapping_the_stacked_pictur
             screen = pictures.screen(state, player, home, b.NAMES)
             assert _decoded(screen) == _decoded(expected)
             assert screen == screen_png(state, player, home, b.NAMES)  # the same bytes afresh
+
+
+def _discarded(state: GameState) -> GameState:
+    """The state after the player to move discards their first card (the deck is one less)."""
+    mover = current_player(state)
+    assert mover is not None
+    discard = next(a for a in legal_actions(state, mover) if isinstance(a, Discard))
+    return apply(state, mover, discard).state
+
+
+def test_a_menu_step_over_a_board_deflated_before_does_not_draw_that_board_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A player's next screen over the same board (the discard menu after the home screen)
+    stacks its hand under the board's rows kept, even once many other boards were drawn since
+    (more than the board pictures kept); a board that changed is drawn."""
+    drawn: list[int] = []
+
+    def counted(view: PlayerView, **options: Any) -> Image.Image:
+        drawn.append(view.public.deck_size)
+        return render_private_board(view, **options)
+
+    monkeypatch.setattr(pictures_module, "render_private_board", counted)
+    pictures = Pictures()
+    state = b.base()
+    player = current_player(state)
+    assert player is not None
+    seat = menus.Seat(GAME, state, player, b.NAMES, EN)
+    start = menus.respond(seat, StartDiscard(GAME, state.version))
+    assert isinstance(start, menus.Screen)
+    pictures.screen(state, player, menus.home(seat), b.NAMES)
+    assert len(drawn) == 1
+    later = state
+    for _ in range(pictures_module.BOARD_IMAGES + 1):  # other boards, each drawn once
+        later = _discarded(later)
+        other = current_player(later)
+        assert other is not None
+        pictures.screen(
+            later, other, menus.home(menus.Seat(GAME, later, other, b.NAMES, EN)), b.NAMES
+        )
+    drawn.clear()
+    screen = pictures.screen(state, player, start, b.NAMES)
+    assert drawn == [], "the board under the menu was drawn again"
+    moved = _discarded(later)  # a board not drawn before
+    mover = current_player(moved)
+    assert mover is not None
+    home = menus.home(menus.Seat(GAME, moved, mover, b.NAMES, EN))
+    changed = pictures.screen(moved, mover, home, b.NAMES)
+    assert drawn == [public_view(moved).deck_size]  # the changed board, drawn once
+    assert screen == screen_png(state, player, start, b.NAMES)
+    assert changed == screen_png(moved, mover, home, b.NAMES)

@@ -14,6 +14,7 @@ from tgbot.links import hand_payload
 from tgbot.memory_ports import MemoryBudget
 from tgbot.ports import Keyboard, Sent
 from tgbot.usecases.delivery import deliver_one
+from tgbot.usecases.reconcile import floor_before, noted_floors
 
 from .conftest import ANN, BOB, CAT, GROUP, BrokenStore, Table, person, place
 
@@ -237,3 +238,16 @@ async def test_a_sweep_delivers_games_side_by_side(table: Table) -> None:
         del table.service.deliver
     assert (await table.record(first)).owed.is_empty
     assert (await table.record(second)).owed.is_empty
+
+
+async def test_a_floor_noted_ahead_is_taken_once_then_read(table: Table) -> None:
+    """A delivery's first round takes the floors read with its lease, each once; after it, or
+    for another chat, the sent-message ledger is read."""
+    posts = table.sender.posts
+    await posts.confirm(GROUP, 40)
+    with noted_floors({GROUP: 37}):
+        assert await floor_before(table.ctx, GROUP) == 37
+        assert await floor_before(table.ctx, GROUP) == 40
+        assert await floor_before(table.ctx, ANN) == 0
+    await posts.confirm(GROUP, 41)
+    assert await floor_before(table.ctx, GROUP) == 41

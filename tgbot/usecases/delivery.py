@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from engine import current_player
 
-from .. import notice_texts, presenter, time_texts
+from .. import ahead, notice_texts, presenter, time_texts
 from ..bot_budget import AGED_AFTER, overdue, urgency
 from ..fitting import CAPTION_LIMIT, TEXT_LIMIT, keep_within, split_fitting, visible
 from ..game_ids import GameId
@@ -49,7 +49,7 @@ from .context import Context, player_language
 from .history import deliver_replay, due
 from .lobby_message import draw_lobby
 from .panels import board_keyboard
-from .reconcile import confirmed_send, floor_before
+from .reconcile import confirmed_send, floor_before, noted_floors
 from .screens import refresh_private
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ async def deliver(ctx: Context, gid: GameId) -> None:
     token = await ctx.lease.acquire(gid)
     if token is None:
         return  # another process delivers; what it leaves the sweeper picks up
+    floors = ahead.take_floors()  # read with the lease: the first round's sends take them
     try:
         renewed = ctx.clock()
         record = await ctx.store.load(gid)  # afresh: another process may have delivered
@@ -83,8 +84,12 @@ async def deliver(ctx: Context, gid: GameId) -> None:
                 return  # what is left waits for its chat's back-off
             # Each chat's next item at once: a board post and the next player's hand do not
             # wait for each other (each saves its own outcome by compare-and-set).
-            async with ctx.batched() as saved:  # one compare-and-set for the whole round
-                outcomes = await asyncio.gather(*(step() for step in steps), return_exceptions=True)
+            with noted_floors(floors):
+                async with ctx.batched() as saved:  # one compare-and-set for the whole round
+                    outcomes = await asyncio.gather(
+                        *(step() for step in steps), return_exceptions=True
+                    )
+            floors = {}  # (older by now)
             # The round's save is the latest record (its compare-and-set saw every other
             # save), so the next round plans from it; only a round that saved nothing loads.
             record = saved[gid] if gid in saved else await ctx.store.load(gid)

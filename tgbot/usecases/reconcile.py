@@ -1,6 +1,7 @@
 """Sends whose outcome is unknown (a timeout): found and deleted once the retry is confirmed.
 
-Before each send the deliverer notes the chat's highest recorded message id (the floor). When a
+Before each send the deliverer notes the chat's highest recorded message id (the floor; for the
+first sends of a delivery, read with its lease, `noted_floors`). When a
 send times out, the game keeps that floor (`outbox.doubt`) and the item stays owed. Once the
 retried send is confirmed with id N, every message between the floor and N that is the bot's own
 (`Sender.probe`) but not in the sent-message ledger is a copy Telegram posted after all: it is
@@ -9,9 +10,11 @@ deleted, so the chat shows each message once.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..outbox import delete_later, doubt_in, settled, went_through
 from ..ports import Fate, Sent
@@ -23,8 +26,29 @@ log = logging.getLogger(__name__)
 MAX_PROBES = 25  # messages looked at in one gap (a busy group has users' messages in it)
 
 
+_NOTED: contextvars.ContextVar[dict[int, int] | None] = contextvars.ContextVar(
+    "noted_floors", default=None
+)
+
+
+@contextlib.contextmanager
+def noted_floors(floors: dict[int, int]) -> Iterator[None]:
+    """Sends inside (by tasks started inside too) take their chat's floor from `floors`, each
+    once, instead of reading it: a delivery's floors read with its lease, for its first round.
+    A floor read a moment earlier is at most lower: the gap a timed-out send leaves is then
+    wider by messages that were recorded by then (not taken for copies)."""
+    token = _NOTED.set(floors)
+    try:
+        yield
+    finally:
+        _NOTED.reset(token)
+
+
 async def floor_before(ctx: Context, chat_id: int) -> int:
     """The chat's highest recorded message id, noted before a send."""
+    noted = _NOTED.get()
+    if noted is not None and chat_id in noted:
+        return noted.pop(chat_id)
     return await ctx.sender.posts.latest(chat_id)
 
 
