@@ -9,10 +9,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from engine import Edition, Phase
 from tests.usecases.conftest import ANN, BOB, CAT, Clock, Table
+from tests.usecases.games import play_to_end, start
 from tgbot import notice_texts
 from tgbot.bot_budget import AGED_AFTER, BOOK_AHEAD_OVERDUE, BOOK_AHEAD_URGENT, BotBudget
-from tgbot.buttons import PickCard, StartGame
+from tgbot.buttons import PickCard, Rematch, StartGame
 from tgbot.fake_sender import FakeSender
 from tgbot.notices import said
 from tgbot.outbox import attempts_in, owe, wait
@@ -141,3 +143,25 @@ async def test_overdue_texts_leave_the_tapper_and_the_player_to_move_their_turn(
     assert toast.text == "" and hand.edits == edits + 1, "the tapper's screen is not held"
     took = await deliver_busy(table, busy, lambda: hands(table, mover) == 2)
     assert took <= AGED_AFTER
+
+
+async def test_rematch_invitations_are_owed_and_get_through_a_busy_bot(
+    redis_client: RedisClient, key_prefix: str
+) -> None:
+    """ "Same players again" with the bot busy: the invitations are owed by the new lobby (sent
+    at once before, a refused one was lost), tried again, and overdue after AGED_AFTER."""
+    table, busy, _ = busy_table(redis_client, key_prefix)
+    spending, table.sender.spending = table.sender.spending, None  # the game played idle
+    gid = await start(table, (ANN, BOB, CAT), Edition.BASE)
+    over = await play_to_end(table, gid, 3)
+    assert over.state is not None and over.state.phase is Phase.OVER
+    table.sender.spending = spending
+    await busy.keep()
+    assert "A new game is open" in (await table.lobby_tap(BOB, Rematch(gid))).text
+    invited = (ANN, CAT)
+
+    def told() -> bool:
+        return all(got_text(table, u, "asks for the same game again") for u in invited)
+
+    assert not told(), "the budget is busy: they wait"
+    assert await deliver_busy(table, busy, told) <= AGED_AFTER + 1
