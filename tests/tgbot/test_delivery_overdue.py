@@ -129,7 +129,7 @@ async def test_overdue_texts_leave_the_tapper_and_the_player_to_move_their_turn(
                 owed = wait(owed, u, table.clock(), 0.0)
         return dataclasses.replace(r, owed=owed)
 
-    await table.store.update(gid, lambda r: Decision(None, owing(r)))
+    await table.store.update(gid, lambda r: Decision(None, r and owing(r)))
     await busy.keep()
     before = [len(table.sender.texts_in(u)) for u in others]
     await table.service.deliver(gid)
@@ -148,7 +148,7 @@ async def test_overdue_texts_leave_the_tapper_and_the_player_to_move_their_turn(
 async def test_rematch_invitations_are_owed_and_get_through_a_busy_bot(
     redis_client: RedisClient, key_prefix: str
 ) -> None:
-    """ "Same players again" with the bot busy: the invitations are owed by the new lobby (sent
+    """A rematch asked for with the bot busy: the invitations are owed by the new lobby (sent
     at once before, a refused one was lost), tried again, and overdue after AGED_AFTER."""
     table, busy, _ = busy_table(redis_client, key_prefix)
     spending, table.sender.spending = table.sender.spending, None  # the game played idle
