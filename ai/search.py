@@ -25,6 +25,7 @@ from .world import determinize, sample_world
 
 Clock = Callable[[], float]
 MAX_DEPTH = 6  # big tables would otherwise spend seconds a move
+PRIOR = 0.02  # a heuristic point's worth in a rollout value (0 to 1): it breaks near-ties
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,18 +147,15 @@ def _crystals(state: GameState) -> int:
 # A logistic fit of "the gold is reached" on positions of heuristic-only rounds (base 4, 5, 7, 9
 # and Deluxe 6 players) with the form fixed by hand: fitting tool counts freely learnt that broken
 # miners help miners (breaks come when the tunnel goes well), which a search would then act on.
+# bench/fit_leaf.py refits the weights of this form and checks them on rounds it did not fit.
 _LEAF = (-0.1109, -0.2396, 0.3963)
 _STOPPED_SABOTEUR = 0.6  # a saboteur who cannot dig still breaks tools
 
 
-def leaf_value(state: GameState, seat: int) -> float:
-    """A quick guess of how good an unfinished round is for a seat, 0 to 1."""
-    role = state.roles[seat]
-    stance = STANCE[role]
-    if stance is Stance.ANY:
-        return 1.0
-    if stance is Stance.CRYSTALS:
-        return min(1.0, _crystals(state) / 6.0)
+def leaf_features(state: GameState) -> tuple[float, float, float]:
+    """The leaf's inputs, weighed by `_LEAF`: 1, the distance from the tunnels' frontier to the
+    gold (12 without either), and the cards left per player times the digging force per player
+    (working diggers count 1, saboteurs -0.8, or -0.8 x `_STOPPED_SABOTEUR` when broken)."""
     gold = next((g.at for g in state.goals if g.card is Card.GOLD), None)
     d = 12
     if gold is not None:
@@ -171,9 +169,24 @@ def leaf_value(state: GameState, seat: int) -> float:
             force += 1.0 if can_dig(state, s) else 0.0
         elif st is Stance.BLOCK:
             force -= 0.8 if can_dig(state, s) else 0.8 * _STOPPED_SABOTEUR
-    w = _LEAF
-    z = w[0] + w[1] * d + w[2] * left * force / n
-    p = _sigmoid(max(-30.0, min(30.0, z)))
+    return 1.0, float(d), left * force / n
+
+
+def reach_probability(features: Sequence[float], weights: Sequence[float] = _LEAF) -> float:
+    """The logistic guess that the gold is reached, from `leaf_features`."""
+    z = sum(w * x for w, x in zip(weights, features, strict=True))
+    return _sigmoid(max(-30.0, min(30.0, z)))
+
+
+def leaf_value(state: GameState, seat: int) -> float:
+    """A quick guess of how good an unfinished round is for a seat, 0 to 1."""
+    role = state.roles[seat]
+    stance = STANCE[role]
+    if stance is Stance.ANY:
+        return 1.0
+    if stance is Stance.CRYSTALS:
+        return min(1.0, _crystals(state) / 6.0)
+    p = reach_probability(leaf_features(state))
     return 1.0 - p if stance is Stance.BLOCK else p
 
 
@@ -226,6 +239,41 @@ def rollout(state: GameState, ctx: _Rollout, depth: int, rng: Rng, noise: float)
             return outcome_value(state.roles[ctx.root], ended.result.winners, crystals)
         state = t.state
     return leaf_value(state, ctx.root)
+
+
+def world_values(
+    state: GameState,
+    cands: Sequence[Action],
+    ctx: _Rollout,
+    depth: int,
+    seed: int,
+    noise: float,
+) -> list[float]:
+    """Each candidate's value to the deciding seat in one sampled world, every rollout from the
+    same seed. A candidate the world makes illegal (it disagrees with the view) gets the mean
+    of the others' values there: no evidence for or against it, whatever that world is worth
+    (a fixed 0.5 would favour it in a world that is lost anyway, and punish it in one that is
+    won)."""
+    seat = ctx.root
+    me = state.players[seat]
+    role = state.roles[seat]
+    values: list[float | None] = []
+    for a in cands:
+        try:
+            t = apply(state, me, a)
+        except IllegalAction:
+            values.append(None)
+            continue
+        ended = next((e for e in t.events if isinstance(e, RoundEnded)), None)
+        if ended is not None:
+            crystals = sum(1 for c in ended.board.cards if CARDS[c.card].crystal)
+            values.append(outcome_value(role, ended.result.winners, crystals))
+            continue
+        start = suspected(ctx, state, seat, a) if SUSPICION else ctx
+        values.append(rollout(t.state, start, depth, Rng(seed), noise))
+    known = [v for v in values if v is not None]
+    neutral = sum(known) / len(known) if known else 0.5
+    return [neutral if v is None else v for v in values]
 
 
 def search(
@@ -282,20 +330,9 @@ def search(
         state = determinize(view, world, memory, rng.bits())
         seed = rng.bits()
         worlds += 1
-        for k, a in enumerate(cands):
-            try:
-                t = apply(state, view.me, a)
-            except IllegalAction:  # the sampled world disagrees with the view: no evidence
-                totals[k] += 0.5
-                continue
-            ended = next((e for e in t.events if isinstance(e, RoundEnded)), None)
-            if ended is not None:
-                crystals = sum(1 for c in ended.board.cards if CARDS[c.card].crystal)
-                totals[k] += outcome_value(view.role, ended.result.winners, crystals)
-                continue
-            start = suspected(ctx, state, seat, a) if SUSPICION else ctx
-            totals[k] += rollout(t.state, start, depth, Rng(seed), budget.noise)
+        for k, v in enumerate(world_values(state, cands, ctx, depth, seed, budget.noise)):
+            totals[k] += v
     top = max(prior)
-    scores = [totals[k] / max(worlds, 1) + 0.02 * (prior[k] - top) for k in range(len(cands))]
+    scores = [totals[k] / max(worlds, 1) + PRIOR * (prior[k] - top) for k in range(len(cands))]
     best = max(range(len(cands)), key=lambda k: (scores[k], -k))
     return cands[best]

@@ -85,14 +85,16 @@ def _is_offered(state: GameState, seat: int, action: Action) -> bool:
     return any(map(is_, _legal(state, seat), repeat(action)))
 
 
-def _is_legal(state: GameState, seat: int, action: Action) -> bool:
-    """Whether an action equals one of the legal ones (a set built only when needed)."""
-    actions = _legal(state, seat)
-    key = ("legal set", seat)
+def _equal_legal(state: GameState, seat: int, action: Action) -> Action | None:
+    """The legal action equal to `action`, if any (a map built only when needed). Equal is not
+    the same: Card.GOLD == 1 and True == 1, so the caller checks the fields' types too."""
+    key = ("legal map", seat)
     found = state.cache.get(key)
     if found is None:
-        found = state.cache[key] = frozenset(actions)
-    return action in found  # type: ignore[operator]
+        found = state.cache[key] = {a: a for a in _legal(state, seat)}
+    assert isinstance(found, dict)
+    hit: Action | None = found.get(action)
+    return hit
 
 
 def _enumerate(state: GameState, seat: int) -> list[Action]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 from . import board as bd
@@ -23,7 +24,7 @@ from .cards import (
     spec,
 )
 from .errors import IllegalAction, Reason
-from .legal import _OVER, _is_legal, _ladder_cells, can_dig
+from .legal import _OVER, _equal_legal, _ladder_cells, can_dig
 from .model import (
     GameState,
     Phase,
@@ -59,17 +60,30 @@ def _acting_seat(state: GameState, player: PlayerId) -> int:
 
 
 def _is_id(value: object) -> bool:
-    """Whether a value is a player id: an integer (not a boolean)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """Whether a value is a player id: an int itself (not a boolean, nor an IntEnum)."""
+    return type(value) is int
 
 
 def _is_cell(at: object) -> bool:
-    """Whether a value is a cell of the grid: a pair of integers (not booleans)."""
-    return (
-        isinstance(at, tuple)
-        and len(at) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in at)
-    )
+    """Whether a value is a cell of the grid: a pair of ints (not booleans, nor IntEnums)."""
+    return isinstance(at, tuple) and len(at) == 2 and all(type(v) is int for v in at)
+
+
+def _same_shape(given: object, offered: object) -> bool:
+    """Whether an action equal to an offered one also holds values of the same types, field by
+    field (Steal(Card.GOLD) equals Steal(1), and PlaceTunnel(5, ...) a card's, but neither is
+    what was offered)."""
+    if type(given) is not type(offered):
+        return False
+    if isinstance(given, tuple):
+        assert isinstance(offered, tuple)
+        return len(given) == len(offered) and all(map(_same_shape, given, offered))
+    if dataclasses.is_dataclass(given):
+        return all(
+            _same_shape(getattr(given, f.name), getattr(offered, f.name))
+            for f in dataclasses.fields(given)
+        )
+    return True
 
 
 def _explain(state: GameState, seat: int, action: object) -> IllegalAction:
@@ -210,11 +224,11 @@ def _checked(state: GameState, seat: int, action: Action) -> Action:
     if isinstance(action, Steal) and not _is_id(action.victim):  # Steal(True) == Steal(1)
         raise IllegalAction(Reason.NOT_AN_ACTION, f"not a player: {action.victim!r}"[:200])
     try:
-        legal = _is_legal(state, seat, action)
+        offered = _equal_legal(state, seat, action)
     except TypeError:  # an unhashable forgery
-        legal = False
-    if legal:
-        return action
+        offered = None
+    if offered is not None and _same_shape(action, offered):
+        return offered
     try:
         refusal = _explain(state, seat, action)
     except (TypeError, ValueError, IndexError, KeyError, AttributeError):

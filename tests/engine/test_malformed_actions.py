@@ -199,3 +199,44 @@ def test_any_action_of_any_shape_applies_or_is_an_illegal_action(
     else:
         assert legal, action
     assert state == before
+
+
+def test_an_action_equal_to_a_legal_one_with_other_types_is_refused() -> None:
+    """Card.GOLD == 1 and True == 1: an action whose fields only equal an offered one's (a card
+    given as its number, a cell or a target given as IntEnums) is refused, and the state is as
+    it was; the offered values themselves, and an equal action of the same types, are played."""
+    from enum import IntEnum
+
+    state = new_game([101, 102, 103, 104], seed=5)
+    player = current_player(state)
+    assert player is not None
+    legal = legal_actions(state, player)
+    place = next(a for a in legal if isinstance(a, PlaceTunnel))
+    x, y = place.at
+
+    class Alike(IntEnum):
+        X = x
+        Y = y + (1 if x == y else 0)  # an IntEnum's values must differ
+
+    forged: list[object] = [
+        PlaceTunnel(int(place.card), place.at, place.rotated),  # type: ignore[arg-type]
+        PlaceTunnel(place.card, (x, y + 0.0), place.rotated),  # type: ignore[arg-type]
+        PlaceTunnel(place.card, place.at, int(place.rotated)),  # type: ignore[arg-type]
+    ]
+    if x != y:
+        forged.append(PlaceTunnel(place.card, (Alike.X, Alike.Y), place.rotated))
+    plays = [a for a in legal if isinstance(a, PlayOnPlayer)]
+    for a in plays[:1]:
+
+        class Who(IntEnum):
+            T = a.target
+
+        forged.append(PlayOnPlayer(a.card, Who.T, a.tool))
+    before = dataclasses.replace(state, cache={})
+    for action in forged:
+        assert action == place or action in plays[:1]  # equal to an offered action...
+        with pytest.raises(IllegalAction):  # ...but not it
+            apply(state, player, action)
+        assert state == before
+    copy = PlaceTunnel(Card(int(place.card)), (int(x), int(y)), bool(place.rotated))
+    assert copy is not place and apply(state, player, copy).state.version == state.version + 1

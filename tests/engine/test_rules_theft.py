@@ -3,6 +3,8 @@ deluxe.payout.theft and privacy.theft)."""
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import pytest
 
 from engine import (
@@ -107,6 +109,13 @@ def test_while_a_thief_chooses_nothing_else_is_allowed() -> None:
     assert refused(state, P2, Steal(STRANGER)) is Reason.BAD_TARGET
     assert refused(state, P2, Steal(True)) is Reason.NOT_AN_ACTION
     assert refused(state, P2, Steal("x")) is Reason.NOT_AN_ACTION  # type: ignore[arg-type]
+
+    # An int that equals a victim's id is not one: Steal(Card.GOLD) == Steal(1).
+    class Alike(IntEnum):
+        ONE = P1
+
+    assert Steal(Alike.ONE) == Steal(P1)
+    assert refused(state, P2, Steal(Alike.ONE)) is Reason.NOT_AN_ACTION
     assert refused(state, P2, Discard((Card.MAP,))) is Reason.ROUND_OVER
     assert refused(state, P3, Steal(P1)) is Reason.NOT_YOUR_TURN
     assert refused(state, STRANGER, Steal(P1)) is Reason.NOT_A_PLAYER
