@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from .memory_ports import MemoryPosts
 from .ports import DONE, Budget, Ephemeral, Fate, Keyboard, Posts, Sent
+from .spending import Spending
 
 
 @dataclass(slots=True)
@@ -52,6 +53,7 @@ class FakeSender:
     blocked: set[int] = field(default_factory=set)  # chats that refuse the bot (blocked, kicked)
     moved: dict[int, int] = field(default_factory=dict)  # group -> supergroup, not followed yet
     budget: Budget | None = None
+    spending: Spending | None = None  # the bot-wide budget, as the real sender spends it
     posts: Posts = field(default_factory=MemoryPosts)
     clock: Callable[[], float] = lambda: 0.0
     messages: list[Message] = field(default_factory=list)
@@ -111,11 +113,19 @@ class FakeSender:
             return Sent(Fate.BLOCKED if chat_id > 0 else Fate.GONE, detail="blocked")
         if chat_id in self.moved:
             return Sent(Fate.MOVED, new_chat=self.moved[chat_id])
+        spent = await self._bot_budget(chat_id)
+        if spent is not None:
+            return spent
         if chat_id < 0 and self.budget is not None:
             wait = await self.budget.take(chat_id, self.clock())
             if wait > 0:
                 return Sent(Fate.RETRY, retry_after=wait, detail="budget")
         return await self._new(chat_id, kind, text, keyboard, thread)
+
+    async def _bot_budget(self, chat_id: int) -> Sent | None:
+        """A message (a send or an edit) takes from the bot-wide budget first, if one is set up
+        (a RETRY outcome when it is spent, as `Spending.bot`)."""
+        return None if self.spending is None else await self.spending.bot(chat_id)
 
     async def group_text(
         self, chat_id: int, thread_id: int | None, text: str, keyboard: Keyboard | None = None
@@ -178,12 +188,18 @@ class FakeSender:
         self, chat_id: int, message_id: int, png: bytes, caption: str, keyboard: Keyboard
     ) -> Sent:
         """Edit a live photo message; GONE if it is gone (or not a photo)."""
+        spent = await self._bot_budget(chat_id)
+        if spent is not None:
+            return spent
         return self._edit("edit_photo", self._live(chat_id, message_id, "photo"), caption, keyboard)
 
     async def edit_text(
         self, chat_id: int, message_id: int, text: str, keyboard: Keyboard | None
     ) -> Sent:
         """Edit a live text message; GONE if it is gone (or not a text)."""
+        spent = await self._bot_budget(chat_id)
+        if spent is not None:
+            return spent
         return self._edit("edit_text", self._live(chat_id, message_id, "text"), text, keyboard)
 
     def _edit(self, call: str, sent: Message | None, text: str, keyboard: Keyboard | None) -> Sent:

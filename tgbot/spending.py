@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from . import metrics
@@ -30,6 +30,7 @@ class Spending:
     budget: Budget | None
     bot_budget: BotBudget | None
     clock: Callable[[], float]
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # until a booked token comes
 
     async def bot(self, chat_id: int) -> Sent | None:
         """Take one send from the bot-wide budget (a private chat's is urgent unless marked
@@ -48,7 +49,7 @@ class Spending:
         booked, wait = await self.bot_budget.book(self.clock(), urgent=urgent, ahead=ahead)
         if booked:
             if wait > 0:  # its token comes within BOOK_AHEAD: wait for it, then send
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
             return None
         log.info("chat %s: the bot's budget is spent for %.2f s", chat_id, wait)
         metrics.BUDGET_WAITS.labels("bot").inc()

@@ -125,7 +125,9 @@ def plan(ctx: Context, record: GameRecord) -> list[Step]:
             steps[group] = _aged(owed, group, step)
     for user, text in owed.private_texts:
         if user not in steps and not waiting(owed, user, now):
-            steps[user] = functools.partial(_private_text, ctx, record, user, text)
+            steps[user] = _aged(
+                owed, user, functools.partial(_private_text, ctx, record, user, text)
+            )
     if record.state is not None:
         for fresh, users in ((True, owed.fresh), (False, owed.edits)):
             for user in users:
@@ -135,9 +137,12 @@ def plan(ctx: Context, record: GameRecord) -> list[Step]:
 
 
 def _aged(owed: Owed, chat: int, step: Step) -> Step:
-    """A group refused by the budgets AGED_AFTER times in a row sends as overdue (it books the
-    bot-wide budget's next token, `bot_budget.overdue`), so that the players' messages do not
-    keep its board waiting."""
+    """A chat refused by the budgets AGED_AFTER times in a row sends as overdue (it books the
+    bot-wide budget's next token, `bot_budget.overdue`): the group, so that the players'
+    messages do not keep its board waiting; a person's own text ("you joined", a notice), so
+    that the overdue sends of other chats, booked further ahead than an urgent send books, do
+    not refuse it at every try (and the live message behind it with it: the load benchmark's
+    first player never got a hand). A player's live message ages in `_private`."""
     if attempts_in(owed, chat) < AGED_AFTER:
         return step
 

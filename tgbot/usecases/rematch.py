@@ -12,6 +12,7 @@ from .. import lobby_texts, presenter
 from ..buttons import ConfirmRematch, Rematch
 from ..game_ids import GameId
 from ..i18n import Language, Texts, texts
+from ..outbox import Owed, owe
 from ..records import GameRecord, Lobby, LobbyPlayer, Status
 from ..store import ChatBusyError, ContentionError, Decision
 from .context import Context, Person, Toast, contended, gone, invalid_button
@@ -47,7 +48,7 @@ async def tap(
     await ctx.strike(old.game_id, lambda r: dataclasses.replace(r, rematch=lobby.game_id))
     await keep_lobby(ctx, lobby)
     await post_lobby(ctx, lobby)
-    await _tell_invited(ctx, lobby, person)
+    await ctx.deliver(lobby.game_id)  # the invitations it owes (`_invitations`)
     return Toast(tr.pgettext("toast", "A new game is open: the others just tap I'm in."))
 
 
@@ -56,7 +57,7 @@ def _rematch_lobby(ctx: Context, old: GameRecord, person: Person, lang: Language
     the other people invited."""
     now = ctx.now()
     asker = LobbyPlayer(person.user_id, person.name, lang, person.username)
-    others = tuple(p for p in old.lobby.humans if p.user_id != person.user_id)
+    invited = tuple(p for p in old.lobby.humans if p.user_id != person.user_id)
     return GameRecord(
         game_id=ctx.new_id(),
         chat_id=old.chat_id,
@@ -72,20 +73,25 @@ def _rematch_lobby(ctx: Context, old: GameRecord, person: Person, lang: Language
             options=old.lobby.options,
             turn_limit_hours=old.lobby.turn_limit_hours,
             players=(asker, *old.lobby.computers),  # the computer players take their seats
-            invited=others,
+            invited=invited,
         ),
+        owed=_invitations(invited, person, old.title),
     )
 
 
-async def _tell_invited(ctx: Context, lobby: GameRecord, asker: Person) -> None:
-    """A private word to each invited player: where, and that one tap is enough."""
-    for p in lobby.lobby.invited:
+def _invitations(invited: tuple[LobbyPlayer, ...], asker: Person, title: str) -> Owed:
+    """A private word owed to each invited player (in their language): where, and that one tap
+    is enough. Owed, so that a send the budgets refuse is tried again (and, refused often, goes
+    overdue like any private text) instead of being lost."""
+    words: list[tuple[int, str]] = []
+    for p in invited:
         text = texts(p.language).gettext(
             "{name} asks for the same game again in <b>{chat}</b>: tap I'm in on the lobby there.",
             name=presenter.escape_text(asker.name),
-            chat=presenter.escape_text(lobby.title),
+            chat=presenter.escape_text(title),
         )
-        await ctx.sender.private_text(p.user_id, text)
+        words.append((p.user_id, text))
+    return owe(Owed(), private_texts=words)
 
 
 async def confirm(
