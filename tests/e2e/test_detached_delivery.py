@@ -3,6 +3,7 @@ a stop in the middle of that delivery leaves what it had not sent owed."""
 
 from __future__ import annotations
 
+import pytest
 from redis.asyncio import Redis
 
 from emulator import Faults
@@ -14,6 +15,7 @@ from .harness import World
 HANG = 120.0  # how long the board's post hangs: past the test, never waited for
 
 
+@pytest.mark.slow  # about 20 s on its own
 async def test_a_moves_post_is_answered_while_its_board_is_still_being_sent(
     redis_client: Redis, key_prefix: str
 ) -> None:
