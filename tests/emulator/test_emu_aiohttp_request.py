@@ -31,7 +31,9 @@ def png(color: str) -> bytes:
 
 @pytest.fixture
 async def aio_bot(emulator: BotApiEmulator) -> AsyncIterator[Bot]:
-    client = Bot(**emulator.bot_kwargs, request=AiohttpRequest(read_timeout=0.5))
+    client = Bot(
+        **emulator.bot_kwargs, request=AiohttpRequest(read_timeout=15.0)
+    )  # patient: CI is loaded
     async with client:
         yield client
 
@@ -75,10 +77,10 @@ async def test_api_errors_come_out_as_ptb_errors(aio_bot: Bot, people: People) -
 async def test_a_hang_is_timed_out_and_a_reset_is_a_network_error(
     aio_bot: Bot, emulator: BotApiEmulator, people: People
 ) -> None:
-    emulator.faults = dataclasses.replace(emulator.faults, hang_seconds=1.5)
+    emulator.faults = dataclasses.replace(emulator.faults, hang_seconds=4.0)
     emulator.force_fault(TIMEOUT_BEFORE, method="sendMessage")
     with pytest.raises(TimedOut) as hung:
-        await aio_bot.send_message(people.group.id, "lost")
+        await aio_bot.send_message(people.group.id, "lost", read_timeout=1.0)
     assert fate_of(hung.value, private=False).fate is Fate.UNKNOWN
     emulator.force_fault(RESET, method="sendMessage")
     with pytest.raises(NetworkError) as cut:

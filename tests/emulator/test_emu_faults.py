@@ -33,7 +33,8 @@ from emulator.params import Params
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, RawCall, quick_request
 
-CLIENT_TIMEOUT = 0.3  # the PTB client's read timeout here; hangs are longer, slow answers shorter
+CLIENT_TIMEOUT = 1.0  # the PTB client's read timeout here (1 s: a loaded CI machine can take
+# over 0.3 s for an ordinary answer); hangs are longer, slow answers shorter
 Control = Callable[..., Awaitable[tuple[int, Any]]]
 
 
