@@ -196,15 +196,8 @@ def _group_step(ctx: Context, record: GameRecord) -> Step | None:
     if due(record):
         return functools.partial(deliver_replay, ctx, record, _send_group)
     if owed.board_version is not None and record.state is not None:
-        return functools.partial(_urgent_board, ctx, record)
+        return functools.partial(_board, ctx, record)
     return None
-
-
-async def _urgent_board(ctx: Context, record: GameRecord) -> None:
-    """The board is as urgent as the next player's turn (it may take the bot-wide budget's
-    reserve): that player decides on it, and their hand waits for it (`plan`)."""
-    with urgency(True):
-        await _board(ctx, record)
 
 
 async def _failed(ctx: Context, record: GameRecord, chat: int, sent: Sent, drop: Change) -> None:
