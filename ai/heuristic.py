@@ -39,7 +39,7 @@ def striking(sit: Situation) -> bool:
     """Whether a saboteur should stop hiding: the gold is near or the cards run out."""
     if sit.strike is not None:
         return sit.strike
-    hit = sit._memo.get("strike")
+    hit = sit._striking
     if hit is None:
         r = sit.reach
         hit = (
@@ -47,13 +47,13 @@ def striking(sit: Situation) -> bool:
             or weighted(r.best, r.goals, sit.gold) <= STRIKE_DISTANCE
             or sit.deck_size <= STRIKE_DECK
         )
-        sit._memo["strike"] = hit
-    return bool(hit)
+        sit._striking = hit
+    return hit
 
 
 def _vectors(sit: Situation) -> tuple[tuple[float, ...], tuple[float, ...], float, float]:
     """Gold and coal probabilities per hidden goal, and the distances they weigh, before a move."""
-    hit = sit._memo.get("vec")
+    hit = sit._vec
     if hit is None:
         r = sit.reach
         gold = tuple(sit.gold.get(g, 0.0) for g in r.goals)
@@ -63,8 +63,8 @@ def _vectors(sit: Situation) -> tuple[tuple[float, ...], tuple[float, ...], floa
         before = sum(p * d for p, d in zip(gold, r.best, strict=True))
         fake = sum(p * d for p, d in zip(coal, r.best, strict=True))
         hit = (gold, coal, before, fake)
-        sit._memo["vec"] = hit
-    return hit  # type: ignore[return-value]
+        sit._vec = hit
+    return hit
 
 
 def keep_value(sit: Situation, card: Card) -> float:
@@ -101,10 +101,10 @@ def _place(sit: Situation, a: PlaceTunnel) -> float:
     after = after_place(r, sit.maze, sit.net, a.at, bd.code(a.card, a.rotated))
     if after is None:  # a ladder or a card joined to nothing moves nothing forward
         return -0.5
-    gold, coal, before, before_fake = _vectors(sit)
+    gold, coal, before, before_fake = sit._vec or _vectors(sit)
     delta = before
     reaches_gold = 0.0
-    for p, d in zip(gold, after, strict=True):
+    for p, d in zip(gold, after, strict=False):  # (one per hidden goal: as long as each other)
         delta -= p * d
         if d == 0:
             reaches_gold += p
@@ -226,7 +226,7 @@ def choose(sit: Situation, legal: Sequence[Action], rng: Rng, noise: float = 0.0
     second_s = -1e9
     second = 0
     for i, a in enumerate(legal):
-        s = score(sit, a, looked)
+        s = _place(sit, a) if type(a) is PlaceTunnel else score(sit, a, looked)
         if s > best_s + 1e-9:
             if best:
                 second, second_s = best[0], best_s

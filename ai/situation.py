@@ -51,7 +51,11 @@ class Situation:
     hand_sizes: tuple[int, ...]
     strike: bool | None = None  # a saboteur told to stop hiding (None: it judges for itself)
     _reach: Reach | None = field(default=None, repr=False)
-    _memo: dict[str, object] = field(default_factory=dict, repr=False)
+    _striking: bool | None = field(default=None, repr=False)  # `heuristic.striking`, once
+    # `heuristic._vectors`, once: gold and coal per hidden goal, the distances they weigh
+    _vec: tuple[tuple[float, ...], tuple[float, ...], float, float] | None = field(
+        default=None, repr=False
+    )
     _keep: dict[Card, float] = field(default_factory=dict, repr=False)  # `heuristic.keep_value`
     stance: Stance = field(init=False, repr=False)  # what this seat's role wants
 
