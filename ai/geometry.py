@@ -52,6 +52,9 @@ def expected(r: Reach, probs: Mapping[Coord, float]) -> float:
     return sum(probs.get(g, 0.0) * d for g, d in zip(r.goals, r.best, strict=True))
 
 
+_EDGE_STEPS = tuple((e, STEP[e][0], STEP[e][1], OPPOSITE[e]) for e in EDGES)
+
+
 def after_place(
     r: Reach, maze: Mapping[Coord, int], net: Net, at: Coord, c: int
 ) -> tuple[int, ...] | None:
@@ -68,21 +71,21 @@ def after_place(
             return None
     x, y = at
     fresh: list[Coord] = []
-    for e in EDGES:
+    reached = net.reached
+    for e, dx, dy, back in _EDGE_STEPS:
         if mask & e:
-            dx, dy = STEP[e]
             n = (x + dx, y + dy)
             if n not in maze:
                 fresh.append(n)
-            elif not net.reached.get(n, 0) & OPPOSITE[e]:
+            elif not reached.get(n, 0) & back:
                 # The card joins tunnels a rockfall cut off: they count again.
                 rest = dict(maze)
                 rest[at] = c
                 return reach(bd.build_net(rest, r.goals), r.goals).best
     out: list[int] = []
-    for g, b1, at1, b2 in zip(r.goals, r.best, r.best_at, r.second, strict=True):
-        d = b2 if at1 == at else b1
-        gx, gy = g
+    best_at, second = r.best_at, r.second
+    for i, (gx, gy) in enumerate(r.goals):  # (the tuples of a Reach are as long as its goals)
+        d = second[i] if best_at[i] == at else r.best[i]
         for nx, ny in fresh:
             dn = abs(nx - gx) + abs(ny - gy)
             if dn < d:

@@ -68,7 +68,15 @@ def _vectors(sit: Situation) -> tuple[tuple[float, ...], tuple[float, ...], floa
 
 
 def keep_value(sit: Situation, card: Card) -> float:
-    """How much a card is worth keeping in this seat's hand."""
+    """How much a card is worth keeping in this seat's hand (worked out once per card and
+    situation: a Deluxe hand's discards of one to three cards ask about 90 times a decision)."""
+    value = sit._keep.get(card)
+    if value is None:
+        value = sit._keep[card] = _keep_value(sit, card)
+    return value
+
+
+def _keep_value(sit: Situation, card: Card) -> float:
     kind = CARDS[card].kind
     dig = sit.stance is not Stance.BLOCK
     if kind is Kind.TUNNEL:
@@ -187,7 +195,14 @@ def score(sit: Situation, a: Action, looked: list[int] | None = None) -> float:
     if isinstance(a, Rockfall):
         return _rockfall(sit, a, looked if looked is not None else [0])
     if isinstance(a, Discard):
-        return sum(0.25 - keep_value(sit, c) for c in a.cards) - 0.3
+        kept = sit._keep
+        total = 0.0  # (added in order, as `sum` adds floats before Python 3.12)
+        for c in a.cards:
+            value = kept.get(c)
+            if value is None:
+                value = keep_value(sit, c)
+            total += 0.25 - value
+        return total - 0.3
     if isinstance(a, Steal):  # a round-end choice, decided by ai.theft
         return 0.0
     if a.removes is Card.THEFT:  # clearing in front (Deluxe)

@@ -52,11 +52,11 @@ class Situation:
     strike: bool | None = None  # a saboteur told to stop hiding (None: it judges for itself)
     _reach: Reach | None = field(default=None, repr=False)
     _memo: dict[str, object] = field(default_factory=dict, repr=False)
+    _keep: dict[Card, float] = field(default_factory=dict, repr=False)  # `heuristic.keep_value`
+    stance: Stance = field(init=False, repr=False)  # what this seat's role wants
 
-    @property
-    def stance(self) -> Stance:
-        """What this seat's role wants."""
-        return STANCE[self.role]
+    def __post_init__(self) -> None:
+        self.stance = STANCE[self.role]
 
     @property
     def reach(self) -> Reach:

@@ -57,6 +57,8 @@ class MemoryStore(Updating):
         stored = replace(record, rev=1)
         self._games[record.game_id] = _Stored(1, record_to_json(stored))
         self._chats[chat] = record.game_id
+        if not record.owed.is_empty:
+            self._outbox.add(record.game_id)
         for user_id in record.player_ids:
             self._user_games.setdefault(user_id, set()).add(record.game_id)
         return stored

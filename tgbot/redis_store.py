@@ -11,6 +11,11 @@ prefix is harmless, so a crash between two steps loses nothing:
   longer active is over for good, and the chat free: two creators cannot both win, however their
   steps interleave. A crash before the claim leaves a record nothing names, which expires; one
   after it a chat naming a record that expires, which the next creator then takes over.
+- `create` of a record that owes messages (a rematch lobby's invitations, the creator's "you
+  joined") marks it in its outbox shard first, as `save` does, so that a crash before its first
+  delivery leaves the debt for the sweeper; `owing_games` passes over a record still claiming
+  its chat (its create may yet fail and delete it: nothing is sent for it until it holds the
+  chat) and drops the mark of one that expired unclaimed.
 - `save` marks the game in its outbox shard (scored by the new rev) before a save that owes
   announcements, and writes `owes` beside the record; `owing_games` drops a mark once the game's
   record at that rev or later owes nothing, so a mark is never dropped for a newer debt.
@@ -39,11 +44,12 @@ _RETRIES = 8
 # process between the two steps, short enough that a crash between them blocks a chat briefly.
 CLAIMING_SECONDS = 60
 
-# KEYS: game. ARGV: rev, doc, seconds. Writes a new record only if the id is free, marked
+# KEYS: game. ARGV: rev, doc, seconds, "1" if it owes messages. Writes a new record only if the
+# id is free, marked
 # `claiming` and expiring until its create has claimed the chat.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'rev', ARGV[1], 'doc', ARGV[2], 'owes', '0', 'claiming', '1')
+redis.call('HSET', KEYS[1], 'rev', ARGV[1], 'doc', ARGV[2], 'owes', ARGV[4], 'claiming', '1')
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 return 1
 """
@@ -143,12 +149,14 @@ class RedisStore(Updating):
             return ()
         games = Trip(self.redis)
         for _, gid, _ in marked:
-            games.add("hmget", self.keys.game(gid), ["rev", "owes"])
+            games.add("hmget", self.keys.game(gid), ["rev", "owes", "claiming"])
         owing: list[GameId] = []
         settles = Trip(self.redis)
-        for (key, gid, score), (rev, owes) in zip(marked, await games.run(), strict=True):
+        for (key, gid, score), (rev, owes, claiming) in zip(marked, await games.run(), strict=True):
             if rev is None:
                 settles.script(self._settle, [key], [gid, 0])
+            elif claiming is not None:
+                continue  # being created: its mark waits for the claim (or its expiry)
             elif owes is not None and _text(owes) == "0" and int(_text(rev)) >= score:
                 settles.script(self._settle, [key], [gid, int(_text(rev))])
             else:
@@ -172,8 +180,7 @@ class RedisStore(Updating):
         stored = replace(record, rev=1)
         gid = record.game_id
         game = self.keys.game(gid)
-        doc = record_to_json(stored)
-        if not await self._create(keys=[game], args=[1, doc, CLAIMING_SECONDS]):
+        if not await self._write_new(stored):
             raise GameExistsError(f"game {gid} exists")
         users = [self.keys.user_games(u) for u in record.player_ids]
         for key in users:
@@ -190,6 +197,17 @@ class RedisStore(Updating):
             await self._unlist(users, gid)
             raise StoreError(f"game {gid} expired before its chat was claimed")
         return stored
+
+    async def _write_new(self, record: GameRecord) -> bool:
+        """Write a new record to expire unless claimed, if its id is free (False if taken); one
+        that owes messages marked in its outbox shard first (a round trip more: a game is
+        created once)."""
+        gid = record.game_id
+        owes = "0" if record.owed.is_empty else "1"
+        if owes == "1":  # marked first, as `save` does
+            await self.redis.zadd(self.keys.outbox(shard_of(gid)), {gid: record.rev})
+        args: list[str | int] = [record.rev, record_to_json(record), CLAIMING_SECONDS, owes]
+        return bool(await self._create(keys=[self.keys.game(gid)], args=args) == 1)
 
     async def _claim_chat(self, chat: str, gid: GameId) -> None:
         for _ in range(_RETRIES):

@@ -584,17 +584,19 @@ async def test_the_same_seed_and_calls_give_the_same_faults_over_http(
 async def test_latency_delays_calls_side_by_side_not_in_a_queue(
     emulator: BotApiEmulator, quick_bot: Bot, people: People
 ) -> None:
-    emulator.faults = Faults(latency_ms=400.0)
+    # 3 s: on a loaded machine the ten calls may take more than a second to all arrive
+    emulator.faults = Faults(latency_ms=3000.0)
     emulator.max_in_flight = emulator.max_delayed = 0
     calls = [
-        quick_bot.send_chat_action(people.alice.id, "typing", read_timeout=5.0) for _ in range(10)
+        quick_bot.send_chat_action(people.alice.id, "typing", read_timeout=15.0) for _ in range(10)
     ]
     assert await asyncio.gather(*calls) == [True] * 10
     # all ten were in the emulator at once, and all ten waited out their latency at once
     assert (emulator.max_in_flight, emulator.max_delayed) == (10, 10)
     assert (emulator.in_flight, emulator.delayed) == (0, 0)
-    assert emulator.fault_log.delays == [0.4] * 10
+    assert emulator.fault_log.delays == [3.0] * 10
     # one after the other, only one is ever in flight
+    emulator.faults = Faults(latency_ms=400.0)
     emulator.max_in_flight = emulator.max_delayed = 0
     for _ in range(2):
         await quick_bot.send_chat_action(people.alice.id, "typing", read_timeout=5.0)

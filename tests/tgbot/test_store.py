@@ -16,8 +16,9 @@ from redis.typing import EncodableT, FieldT
 from engine import Edition, GoldRule, Options, new_game
 from tgbot.game_ids import GAME_ID_ALPHABET
 from tgbot.i18n import LANGUAGES, Language
+from tgbot.keys import shard_of
 from tgbot.memory_store import MemoryStore
-from tgbot.outbox import END, Owed
+from tgbot.outbox import END, Owed, owe
 from tgbot.records import (
     CorruptRecordError,
     GameRecord,
@@ -314,7 +315,7 @@ class _Crash(Exception):
     """The process dies here."""
 
 
-async def _dies(**_: object) -> object:
+async def _dies(*_: object, **__: object) -> object:
     raise _Crash
 
 
@@ -325,7 +326,7 @@ async def _expire_now(redis: RedisClient, key: str) -> None:
         await asyncio.sleep(0.01)
 
 
-@pytest.mark.parametrize("step", ["_create", "_claim", "_claimed"])
+@pytest.mark.parametrize("step", ["_write_new", "_claim", "_claimed"])
 async def test_a_create_that_dies_half_way_leaves_nothing_lasting_and_the_chat_usable(
     redis_store: RedisStore, redis_client: RedisClient, step: str
 ) -> None:
@@ -337,7 +338,7 @@ async def test_a_create_that_dies_half_way_leaves_nothing_lasting_and_the_chat_u
     with pytest.raises(_Crash):
         await dying.create(_record("Crashed000"))
     left = redis_store.keys.game("Crashed000")
-    assert await redis_client.ttl(left) in ((-2,) if step == "_create" else range(1, 61))
+    assert await redis_client.ttl(left) in ((-2,) if step == "_write_new" else range(1, 61))
     if step == "_claimed":  # the chat names it until it expires
         with pytest.raises(ChatBusyError):
             await redis_store.create(_record("TooEarly00"))
@@ -348,6 +349,36 @@ async def test_a_create_that_dies_half_way_leaves_nothing_lasting_and_the_chat_u
     assert "TooEarly00" not in await redis_store.user_games(1)
     assert listed in ([created.game_id], [created.game_id, "Crashed000"])  # until it expires
     assert await redis_client.ttl(redis_store.keys.game(created.game_id)) == -1
+
+
+async def test_a_created_game_that_owes_messages_is_found_by_the_sweeper(store: Store) -> None:
+    """A lobby created owing messages (a rematch's invitations, "you joined") is marked like a
+    save that owes them: a process that dies before its first delivery leaves them to the
+    sweeper, not to the next tap."""
+    hello = owe(Owed(), private_texts=[(1, "hello")])
+    owing = await store.create(_record("Owes000001", owed=hello))
+    await store.create(_record("Quiet00001", chat=CHAT + 1))
+    assert await store.owing_games() == (owing.game_id,)
+    assert await store.save(replace(owing, owed=Owed()), owing.rev)
+    assert await store.owing_games() == ()
+
+
+async def test_a_game_still_claiming_its_chat_is_not_delivered_and_its_mark_goes_with_it(
+    redis_store: RedisStore, redis_client: RedisClient
+) -> None:
+    """A creator that died between writing its record and claiming the chat: the sweeper sends
+    nothing for that record (it never held the chat), and drops its mark once it expired."""
+    dying = RedisStore(redis_client, prefix=redis_store.prefix)
+    dying._claim = _dies  # type: ignore[assignment]
+    hello = owe(Owed(), private_texts=[(1, "hello")])
+    with pytest.raises(_Crash):
+        await dying.create(_record("Crashed001", owed=hello))
+    shard = redis_store.keys.outbox(shard_of("Crashed001"))
+    assert await redis_store.owing_games() == ()
+    assert await redis_client.zscore(shard, "Crashed001") == 1  # kept while it may yet last
+    await _expire_now(redis_client, redis_store.keys.game("Crashed001"))
+    assert await redis_store.owing_games() == ()
+    assert await redis_client.zscore(shard, "Crashed001") is None
 
 
 async def test_a_chat_taken_between_reading_it_and_claiming_it_is_refused(

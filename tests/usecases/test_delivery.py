@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import pytest
 
@@ -213,6 +214,35 @@ async def test_a_move_saved_while_a_hand_is_sent_is_drawn_after_it() -> None:
     assert hand.keyboard is not None
     versions = {getattr(b.command, "version", None) for row in hand.keyboard for b in row}
     assert versions == {state.version}, "her hand is drawn from the latest move"
+
+
+async def test_the_next_player_gets_their_turn_after_the_board_that_shows_the_move(
+    table: Table,
+) -> None:
+    """A player's turn comes after the board of the move before it, even when the board's
+    upload is slow (sent side by side, the hand came first: a turn over a board that did not
+    show the last move yet)."""
+    gid = await table.start()
+    real = table.sender.group_photo
+    order: list[str] = []
+
+    async def slow_board(*args: Any, **kwargs: Any) -> Sent:
+        await asyncio.sleep(0.05)  # a slow upload: the other chats' sends would go meanwhile
+        sent = await real(*args, **kwargs)
+        order.append("board")
+        return sent
+
+    real_hand = table.sender.private_photo
+
+    async def hand(user_id: int, png: bytes, caption: str, keyboard: Keyboard) -> Sent:
+        order.append(f"hand {user_id}")
+        return await real_hand(user_id, png, caption, keyboard)
+
+    table.sender.group_photo = slow_board  # type: ignore[method-assign]
+    table.sender.private_photo = hand  # type: ignore[method-assign]
+    await table.discard(gid)
+    nxt = await table.to_act(gid)
+    assert order == ["board", f"hand {nxt}"]
 
 
 async def test_a_sweep_delivers_games_side_by_side(table: Table) -> None:

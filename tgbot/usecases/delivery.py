@@ -112,7 +112,8 @@ async def deliver_one(ctx: Context, record: GameRecord) -> bool:
 def plan(ctx: Context, record: GameRecord) -> list[Step]:
     """The next item of every owed chat that is not waiting, one per chat (so each chat's items
     leave in order): in a chat, deletions first; in the group then the lobby, texts, replays and
-    the board; in private chats texts of their own, then the live messages."""
+    the board; in private chats texts of their own, then the live messages. A hand sent anew
+    (a player's turn) goes after the group's send of the same round when a board is owed."""
     owed, now = record.owed, ctx.clock()
     steps: dict[int, Step] = {}
     for chat, message in owed.deletions:
@@ -129,11 +130,41 @@ def plan(ctx: Context, record: GameRecord) -> list[Step]:
                 owed, user, functools.partial(_private_text, ctx, record, user, text)
             )
     if record.state is not None:
+        # A player's turn comes after the board that shows the move before it: when the group
+        # sends now and owes a board, a hand sent anew waits for the group's send (in the same
+        # round, saved with it); when the group waits, the hands do not.
+        board = steps.get(group) if owed.board_version is not None else None
+        sent: asyncio.Event | None = None
+        if board is not None:
+            sent = asyncio.Event()
+            steps[group] = _then_set(board, sent)
         for fresh, users in ((True, owed.fresh), (False, owed.edits)):
             for user in users:
                 if user not in steps and not waiting(owed, user, now):
-                    steps[user] = functools.partial(_private, ctx, record, user, fresh=fresh)
+                    step = functools.partial(_private, ctx, record, user, fresh=fresh)
+                    steps[user] = _after(sent, step) if fresh and sent is not None else step
     return list(steps.values())
+
+
+def _then_set(step: Step, done: asyncio.Event) -> Step:
+    async def then_set() -> None:
+        try:
+            await step()
+        finally:
+            done.set()
+
+    return then_set
+
+
+def _after(done: asyncio.Event, step: Step) -> Step:
+    """`step` once `done` is set (by a step earlier in the same plan: `deliver_one`, which runs
+    the first step alone, never reaches one of these)."""
+
+    async def after() -> None:
+        await done.wait()
+        await step()
+
+    return after
 
 
 def _aged(owed: Owed, chat: int, step: Step) -> Step:
