@@ -42,6 +42,9 @@ T = TypeVar("T")
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_POLL_SECONDS = 50.0
+# How long the `wait_for...` helpers wait by default: what the bot does in a moment on a quiet
+# machine can take several seconds on a loaded one (CI runs four test workers on two cores).
+WAIT_SECONDS = 20.0
 MAX_REQUEST_BYTES = 50 * 1024 * 1024
 NO_RESPONSE = 444
 # What the front proxy of api.telegram.org answers when the Bot API server behind it is away.
@@ -220,7 +223,9 @@ class BotApiEmulator:
 
     # -- waiting for the bot -----------------------------------------------------------------
 
-    async def wait_for(self, predicate: Callable[[], T | None], *, timeout: float = 5.0) -> T:
+    async def wait_for(
+        self, predicate: Callable[[], T | None], *, timeout: float = WAIT_SECONDS
+    ) -> T:
         """Wait until `predicate()` returns something truthy, re-checking after every change."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -236,7 +241,7 @@ class BotApiEmulator:
                 await asyncio.wait_for(changed.wait(), remaining)
 
     async def wait_for_bot_message(
-        self, chat_id: int, *, after: int = 0, timeout: float = 5.0
+        self, chat_id: int, *, after: int = 0, timeout: float = WAIT_SECONDS
     ) -> Message:
         """The first visible bot message in `chat_id` with an id above `after`."""
 
@@ -252,7 +257,9 @@ class BotApiEmulator:
 
         return await self.wait_for(find, timeout=timeout)
 
-    async def wait_for_answer(self, query_id: str, *, timeout: float = 5.0) -> CallbackQuery:
+    async def wait_for_answer(
+        self, query_id: str, *, timeout: float = WAIT_SECONDS
+    ) -> CallbackQuery:
         """The callback query once the bot has answered it."""
         query = self.state.callback_query(query_id)
         return await self.wait_for(lambda: query if query.answered else None, timeout=timeout)

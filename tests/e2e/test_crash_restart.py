@@ -149,7 +149,7 @@ async def test_a_bot_killed_mid_game_and_restarted_loses_and_doubles_nothing(
         async def posted() -> bool:
             return emu.webhook_attempts > attempts
 
-        await until(posted, timeout=5)
+        await until(posted, timeout=20)
         await asyncio.sleep(0.3)  # the POST sits unread in the frozen process's socket
         bot.kill()
         assert any(u.get("callback_query", {}).get("id") == first for u in state.pending_updates), (

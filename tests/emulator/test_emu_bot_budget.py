@@ -25,7 +25,7 @@ async def bot(emulator: BotApiEmulator) -> AsyncIterator[Bot]:
     """A PTB bot on the emulator."""
     bot = Bot(
         **emulator.bot_kwargs,
-        request=AiohttpRequest(read_timeout=2.0),
+        request=AiohttpRequest(read_timeout=15.0),  # patient: CI is loaded
         get_updates_request=quick_request(),
     )
     async with bot:

@@ -36,7 +36,7 @@ def png(colour: str) -> bytes:
 async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
     bot = Bot(
         **emulator.bot_kwargs,
-        request=AiohttpRequest(read_timeout=2.0),
+        request=AiohttpRequest(read_timeout=15.0),  # patient: CI is loaded
         get_updates_request=quick_request(),
     )
     async with bot:

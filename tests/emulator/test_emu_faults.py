@@ -28,27 +28,33 @@ from emulator.faults import (
     TIMEOUT_BEFORE,
     UNAFFECTED_METHODS,
     FaultInjector,
+    InjectedFault,
 )
 from emulator.params import Params
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, RawCall, quick_request
 
-CLIENT_TIMEOUT = 1.0  # the PTB client's read timeout here (1 s: a loaded CI machine can take
-# over 0.3 s for an ordinary answer); hangs are longer, slow answers shorter
+# A loaded CI machine can take over a second to answer an ordinary call, so the client waits
+# PATIENT seconds for answers by default; a call that a fault hangs (HANG_SECONDS, far longer)
+# is given up on after CLIENT_TIMEOUT. The emulator ends its hangs when it stops.
+PATIENT = 15.0
+CLIENT_TIMEOUT = 1.0
+HANG_SECONDS = 30.0
 Control = Callable[..., Awaitable[tuple[int, Any]]]
 
 
 def only(kind: str, **settings: Any) -> Faults:
     """A plan that gives every affected call the fault `kind`."""
-    return Faults(share=1.0, kinds={kind: 1.0}, hang_seconds=5.0, **settings)
+    return Faults(share=1.0, kinds={kind: 1.0}, hang_seconds=HANG_SECONDS, **settings)
 
 
 @pytest.fixture
 async def quick_bot(emulator: BotApiEmulator) -> AsyncIterator[Bot]:
-    """A bot that gives up on an answer after CLIENT_TIMEOUT, with room for parallel calls."""
+    """A bot that waits PATIENT seconds for an answer (a call meant to hang passes
+    read_timeout=CLIENT_TIMEOUT), with room for parallel calls."""
     client = Bot(
         **emulator.bot_kwargs,
-        request=quick_request(read_timeout=CLIENT_TIMEOUT, connection_pool_size=16),
+        request=quick_request(read_timeout=PATIENT, connection_pool_size=16),
         get_updates_request=quick_request(),
     )
     async with client:
@@ -74,6 +80,23 @@ def last_from_bot(state: EmulatorState, chat_id: int) -> StoredMessage:
     sent = [m for m in state.messages(chat_id) if m.sender_id == state.bot.id]
     assert sent, "the bot sent nothing there"
     return sent[-1]
+
+
+async def logged(found: Callable[[], list[InjectedFault]]) -> list[InjectedFault]:
+    """The fault log's entries that `found` picks, once there are any (checked every 10 ms, for
+    PATIENT seconds at most): a client that gave up after CLIENT_TIMEOUT on a loaded machine may
+    have done so before the emulator read its call, or carried it out."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + PATIENT
+    while not (entries := found()):
+        assert loop.time() < deadline, "the call never reached the emulator's fault log"
+        await asyncio.sleep(0.01)
+    return entries
+
+
+async def carried_out(emulator: BotApiEmulator, count: int) -> None:
+    """Wait until `count` faulty calls took effect."""
+    await logged(lambda: emulator.fault_log.carried_out()[count - 1 : count])
 
 
 # -- the plan -------------------------------------------------------------------------------------
@@ -287,9 +310,10 @@ async def test_timeout_before_times_out_and_nothing_is_sent(
 ) -> None:
     emulator.faults = only(TIMEOUT_BEFORE)
     with pytest.raises(TimedOut):
-        await quick_bot.send_message(people.alice.id, "hello")
+        await quick_bot.send_message(people.alice.id, "hello", read_timeout=CLIENT_TIMEOUT)
+    # on a loaded machine the client may give up before the emulator has read the call
+    (entry,) = await logged(lambda: emulator.fault_log.entries)
     assert bot_texts(emulator.state, people.alice.id) == []
-    (entry,) = emulator.fault_log.entries
     assert (entry.kind, entry.carried_out, entry.message_id) == (TIMEOUT_BEFORE, False, None)
     assert emulator.fault_log.lost_answers() == []
 
@@ -299,7 +323,10 @@ async def test_timeout_after_times_out_but_the_message_is_sent(
 ) -> None:
     emulator.faults = only(TIMEOUT_AFTER)
     with pytest.raises(TimedOut):
-        await quick_bot.send_message(people.group.id, "<b>board</b>", parse_mode="HTML")
+        await quick_bot.send_message(
+            people.group.id, "<b>board</b>", parse_mode="HTML", read_timeout=CLIENT_TIMEOUT
+        )
+    await carried_out(emulator, 1)
     sent = last_from_bot(emulator.state, people.group.id)
     assert (sent.raw_text, sent.content.text) == ("<b>board</b>", "board")
     (lost,) = emulator.fault_log.lost_answers()
@@ -319,9 +346,13 @@ async def test_timeout_after_edits_and_deletes_for_real(
     note = await quick_bot.send_message(group, "note")
     emulator.faults = only(TIMEOUT_AFTER)
     with pytest.raises(TimedOut):
-        await quick_bot.edit_message_text("turn 2", group, board.message_id)
+        await quick_bot.edit_message_text(
+            "turn 2", group, board.message_id, read_timeout=CLIENT_TIMEOUT
+        )
+    await carried_out(emulator, 1)  # before the delete: the log's order is the calls' order
     with pytest.raises(TimedOut):
-        await quick_bot.delete_message(group, note.message_id)
+        await quick_bot.delete_message(group, note.message_id, read_timeout=CLIENT_TIMEOUT)
+    await carried_out(emulator, 2)
     assert emulator.state.message(group, board.message_id).content.text == "turn 2"
     assert emulator.state.message(group, note.message_id).deleted
     assert [(e.method, e.chat_id, e.message_id) for e in emulator.fault_log.lost_answers()] == [
@@ -335,8 +366,10 @@ async def test_timeout_after_on_a_refused_call_is_logged_as_not_carried_out(
 ) -> None:
     emulator.force_fault(TIMEOUT_AFTER, method="editMessageText")
     with pytest.raises(TimedOut):
-        await quick_bot.edit_message_text("nothing there", people.group.id, 999)
-    (entry,) = emulator.fault_log.entries
+        await quick_bot.edit_message_text(
+            "nothing there", people.group.id, 999, read_timeout=CLIENT_TIMEOUT
+        )
+    (entry,) = await logged(lambda: [e for e in emulator.fault_log.entries if e.error])
     assert (entry.carried_out, entry.error) == (False, "Bad Request: message to edit not found")
     assert emulator.fault_log.lost_answers() == []
 
@@ -522,7 +555,7 @@ async def test_the_same_seed_and_calls_give_the_same_faults_over_http(
         async with BotApiEmulator(state, faults=plan) as emu:
             client = Bot(
                 **emu.bot_kwargs,
-                request=quick_request(read_timeout=CLIENT_TIMEOUT),
+                request=quick_request(read_timeout=PATIENT),
                 get_updates_request=quick_request(),
             )
             async with client:
@@ -628,12 +661,16 @@ async def test_faults_over_the_control_endpoints(
         "share": 1.0,
         "kinds": {"error_500": 1},
         "methods": ["editMessageText"],
-        "hang_seconds": 2,
+        "hang_seconds": HANG_SECONDS,
     }
     status, reply = await control("POST", "/faults", plan)
     assert status == 200
     expected = Faults(
-        seed=5, share=1.0, kinds={ERROR_500: 1.0}, methods={"editMessageText"}, hang_seconds=2.0
+        seed=5,
+        share=1.0,
+        kinds={ERROR_500: 1.0},
+        methods={"editMessageText"},
+        hang_seconds=HANG_SECONDS,
     )
     assert emulator.faults == expected
     assert reply["result"]["faults"] == expected.to_json()
@@ -649,7 +686,8 @@ async def test_faults_over_the_control_endpoints(
         {"kind": "timeout_after", "method": "sendMessage", "chat_id": people.alice.id, "times": 1}
     ]
     with pytest.raises(TimedOut):
-        await quick_bot.send_message(people.alice.id, "forced")
+        await quick_bot.send_message(people.alice.id, "forced", read_timeout=CLIENT_TIMEOUT)
+    await carried_out(emulator, 1)
     status, reply = await control("GET", "/faults")
     log = reply["result"]["log"]
     assert reply["result"]["forced"] == []

@@ -19,10 +19,13 @@ from .test_sandbox_browser import (
     CHROMIUM_ARGS,
     act_as,
     add_seat,
+    expect_toast,
+    forget_toasts,
     group,
     open_private,
     say_in_group,
     settle,
+    watch_toasts,
     whose_turn,
 )
 
@@ -71,6 +74,7 @@ def test_a_panel_shows_to_its_seat_alone_and_plays(sandbox: Running, browser: Br
     page = browser.new_page(viewport={"width": 1360, "height": 900})
     page.goto(sandbox.url)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    watch_toasts(page)
     started(page)
     name, lang = whose_turn(page)
     tr = texts(lang)
@@ -103,11 +107,11 @@ def test_a_panel_shows_to_its_seat_alone_and_plays(sandbox: Running, browser: Br
     toggle = panels.get_by_test_id("kb-button").filter(has_text=re.compile(f"^{UNSELECTED}"))
     toggle.first.click()
     settle(page)
+    forget_toasts(page)
     panels.get_by_test_id("kb-button").filter(
         has_text=tr.pgettext("button", "🗑 Discard this card")
     ).click()
     settle(page)
-    done = page.get_by_test_id("toast").filter(has_text=tr.pgettext("toast", "Done!"))
-    expect(done.last).to_be_visible()
+    expect_toast(page, tr.pgettext("toast", "Done!"))
     assert whose_turn(page)[0] != name, "the move was made from the panel"
     page.close()

@@ -296,24 +296,32 @@ async def test_a_practice_game_gets_its_replays_and_is_no_group_s_history(table:
 
 
 class _SlowAnimator(StubAnimator):
-    """Replays that take a while to draw, noting when each was drawn."""
+    """Replays that take a while to draw, noting when each was drawn.
 
-    def __init__(self) -> None:
+    A drawing holds its thread until the event loop has ticked three more times (`ticks`), or
+    for 10 s: drawn off the loop it ends as soon as the loop went on, however loaded the machine
+    (a fixed 0.2 s could see fewer than three ticks of a starved process); drawn on the loop, it
+    sees no tick and lasts the 10 s."""
+
+    def __init__(self, ticks: list[float]) -> None:
         super().__init__()
+        self.ticks = ticks
         self.spans: list[tuple[float, float]] = []
 
     def round_replay(self, views: Sequence[PublicView]) -> bytes | None:
         begun = time.monotonic()
-        time.sleep(0.2)  # a long round's drawing, holding its thread
+        seen = len(self.ticks)
+        while len(self.ticks) < seen + 4 and time.monotonic() < begun + 10:
+            time.sleep(0.01)  # a long round's drawing, holding its thread
         self.spans.append((begun, time.monotonic()))
         return super().round_replay(views)
 
 
 async def test_other_work_goes_on_while_a_replay_is_drawn() -> None:
     """A replay is drawn off the event loop: other games' updates are handled meanwhile."""
-    animator = _SlowAnimator()
-    table = Table(animator=animator)
     ticks: list[float] = []
+    animator = _SlowAnimator(ticks)
+    table = Table(animator=animator)
 
     async def other_games() -> None:
         while True:
