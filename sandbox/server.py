@@ -94,10 +94,11 @@ class SandboxEmulator(BotApiEmulator):
         return web.json_response({"ok": True, "result": {"callback_query_id": query}})
 
     async def _idle(self, request: web.Request) -> web.Response:
-        """Wait (up to 5 s) until the bot has handled every update it was given: it answers a
-        tap as soon as the move is saved and draws the screens after, as Telegram users see."""
+        """Wait (up to 15 s: a busy machine) until the bot has handled every update it was
+        given: it answers a tap as soon as the move is saved and draws the screens after, as
+        Telegram users see."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 5.0
+        deadline = loop.time() + 15.0
         while loop.time() < deadline:
             app = self.bot_app
             processor = getattr(app, "update_processor", None) if app is not None else None

@@ -566,6 +566,7 @@ async function openLink(url, userId) {
     setPending(1);
     try {
       await api("POST", `/_emu/users/${userId}/open_link`, { url });
+      await api("GET", "/_sandbox/idle"); // the link's /start handled, as after a tap
       selectSeat(userId, true);
       await refresh();
     } catch (error) {
