@@ -26,6 +26,10 @@ from emulator.server import BotApiEmulator
 
 from .harness import free_port, shown
 
+# Each test starts the bot's script (or the sandbox's) as a process: 25 s alone, twice that
+# beside the other workers, so out of the fast lane (the whole suite runs them).
+pytestmark = pytest.mark.slow
+
 SCRIPT = Path(sys.executable).with_name("saboteur-bot")
 TOKEN = "7000000001:AAHemulatorTokenForLocalTestsOnly12"
 OTHER_TOKEN = "7000000001:AAHnotTheTokenTheServerKnowsAbout99"

@@ -236,6 +236,7 @@ def test_random_base_games_keep_every_property(seed: int, players: int) -> None:
 @pytest.mark.rule(
     "base.setup.deck", "base.cards.gold", "base.payout.miners", "base.payout.saboteurs"
 )
+@pytest.mark.slow  # 10 s or more beside the other workers
 @settings(SETTINGS, max_examples=25)
 @given(*BASE_GAMES)
 def test_a_few_random_base_games_keep_every_property(seed: int, players: int) -> None:
