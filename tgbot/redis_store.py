@@ -45,8 +45,7 @@ _RETRIES = 8
 CLAIMING_SECONDS = 60
 
 # KEYS: game. ARGV: rev, doc, seconds, "1" if it owes messages. Writes a new record only if the
-# id is free, marked
-# `claiming` and expiring until its create has claimed the chat.
+# id is free, marked `claiming` and expiring until its create has claimed the chat.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[1], 'doc', ARGV[2], 'owes', ARGV[4], 'claiming', '1')
