@@ -32,6 +32,7 @@ STRIKE_DECK = 10
 # costs that turn, since nobody can repair it in between (base 5 H v H, seeds 1-1200: miners
 # won 59.4% without it, 56.8% with 1.0, 58.2% with 2.0).
 NEXT_BONUS = 1.0
+_UNSEEN = (-1,)  # a board memo's answer for a placement not worked out yet
 _ROCKFALL_LOOKS = 8  # rockfall cells looked at per decision: each costs a network rebuild
 
 
@@ -98,7 +99,15 @@ def _keep_value(sit: Situation, card: Card) -> float:
 
 def _place(sit: Situation, a: PlaceTunnel) -> float:
     r = sit.reach
-    after = after_place(r, sit.maze, sit.net, a.at, bd.code(a.card, a.rotated))
+    c = bd.code(a.card, a.rotated)
+    memo = sit._after
+    if memo is None:
+        after = after_place(r, sit.maze, sit.net, a.at, c)
+    else:
+        key = (a.at, c)
+        after = memo.get(key, _UNSEEN)
+        if after is _UNSEEN:
+            after = memo[key] = after_place(r, sit.maze, sit.net, a.at, c)
     if after is None:  # a ladder or a card joined to nothing moves nothing forward
         return -0.5
     gold, coal, before, before_fake = sit._vec or _vectors(sit)
@@ -218,6 +227,17 @@ def ranked(sit: Situation, legal: Sequence[Action], rng: Rng) -> list[tuple[floa
     return [(s, legal[i]) for s, i in out]
 
 
+def _best_discard(sit: Situation) -> float:
+    """The highest score any discard of one to three cards (one in the base game) can have."""
+    gains = sorted((0.25 - keep_value(sit, c) for c in sit.hand), reverse=True)
+    most = 3 if sit.edition is Edition.DELUXE else 1
+    total, best = 0.0, -1e9
+    for g in gains[:most]:
+        total += g
+        best = max(best, total)
+    return best - 0.3
+
+
 def choose(sit: Situation, legal: Sequence[Action], rng: Rng, noise: float = 0.0) -> Action:
     """The best-scoring action (ties to a seeded pick), or with probability `noise` the second."""
     looked = [0]
@@ -225,7 +245,12 @@ def choose(sit: Situation, legal: Sequence[Action], rng: Rng, noise: float = 0.0
     best_s = -1e9
     second_s = -1e9
     second = 0
+    bound = noise <= 0.0  # without noise, the discards (last) need scoring only if one may win
     for i, a in enumerate(legal):
+        if bound and type(a) is Discard:
+            if best and _best_discard(sit) < best_s - 1e-6:
+                break
+            bound = False
         s = _place(sit, a) if type(a) is PlaceTunnel else score(sit, a, looked)
         if s > best_s + 1e-9:
             if best:

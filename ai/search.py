@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine import board as bd
 from engine.actions import Action, Discard, PlaceTunnel, PlayOnPlayer, Rockfall, UseMap
@@ -17,7 +17,7 @@ from engine.views import PlayerView
 
 from . import heuristic
 from .belief import Belief
-from .geometry import is_dead_end
+from .geometry import Reach, is_dead_end, reach
 from .memory import Memory
 from .rng import Rng
 from .situation import STANCE, Situation, Stance
@@ -77,11 +77,18 @@ def hostility(role: Role, seat: int, p_sab: Sequence[float]) -> tuple[float, ...
     return tuple(out)
 
 
+_Board = tuple[frozenset[tuple[tuple[int, int], int]], tuple[tuple[int, int], ...]]
+_Memo = tuple[Reach, dict[tuple[tuple[int, int], int], tuple[int, ...] | None]]
+
+
 @dataclass(frozen=True, slots=True)
 class _Rollout:
     root: int
     root_gold: dict[tuple[int, int], float]
     p_sab: tuple[float, ...]  # the root's belief, with the root itself at the base rate
+    # Per board seen in this search (the maze and its hidden goals): its reach and the
+    # placements scored on it. The worlds differ in hands and roles, not in the board.
+    boards: dict[_Board, _Memo] = field(default_factory=dict)
 
 
 def _situation_of_state(state: GameState, seat: int, ctx: _Rollout) -> Situation:
@@ -102,6 +109,10 @@ def _situation_of_state(state: GameState, seat: int, ctx: _Rollout) -> Situation
         if total > 0
         else {g: 1 / len(hidden) for g in hidden}
     )
+    key = (frozenset(state.maze.items()), hidden)
+    memo = ctx.boards.get(key)
+    if memo is None:
+        memo = ctx.boards[key] = (reach(state.net, hidden), {})
     return Situation(
         edition=state.edition,
         players=state.players,
@@ -116,6 +127,8 @@ def _situation_of_state(state: GameState, seat: int, ctx: _Rollout) -> Situation
         hostile=hostility(state.roles[seat], seat, ctx.p_sab),
         deck_size=len(state.deck),
         hand_sizes=tuple(len(h) for h in state.hands),
+        _reach=memo[0],
+        _after=memo[1],
     )
 
 
@@ -215,7 +228,7 @@ def suspected(ctx: _Rollout, state: GameState, seat: int, action: Action) -> _Ro
         return ctx
     p_sab = list(ctx.p_sab)
     p_sab[seat] = min(0.97, max(0.03, p))
-    return _Rollout(ctx.root, ctx.root_gold, tuple(p_sab))
+    return _Rollout(ctx.root, ctx.root_gold, tuple(p_sab), ctx.boards)
 
 
 def rollout(state: GameState, ctx: _Rollout, depth: int, rng: Rng, noise: float) -> float:

@@ -57,6 +57,9 @@ class Situation:
         default=None, repr=False
     )
     _keep: dict[Card, float] = field(default_factory=dict, repr=False)  # `heuristic.keep_value`
+    # Per placement (cell, orientation code): `geometry.after_place` on this board, shared by
+    # every situation on the same board (a search's worlds meet the same boards again and again).
+    _after: dict[tuple[Coord, int], tuple[int, ...] | None] | None = field(default=None, repr=False)
     stance: Stance = field(init=False, repr=False)  # what this seat's role wants
 
     def __post_init__(self) -> None:

@@ -174,9 +174,7 @@ def _enumerate(state: GameState, seat: int) -> list[Action]:
             for pair in sorted(set(combinations(hand, 2))):
                 for removes in front:
                     add(ClearInFront((pair[0], pair[1]), removes))
-        for size in (1, 2, 3):
-            for combo in sorted(set(combinations(hand, size))):
-                add(_made(Discard, combo))
+        out += _discards(hand)
     else:
         out += [_DISCARD_ONE[card] for card in kinds]
     return out
@@ -296,6 +294,25 @@ def _made(kind: type[A], value: object) -> A:
             _MADE.clear()
         hit = _MADE[key] = kind(value)  # type: ignore[arg-type]
     return hit  # type: ignore[return-value]
+
+
+# A Deluxe hand's discards of one to three cards, by the hand as it is (a combination keeps the
+# hand's order): the same values every game, about 40 a hand, made once.
+_DISCARDS: dict[tuple[Card, ...], tuple[Discard, ...]] = {}
+_DISCARDS_MAX = 100_000
+
+
+def _discards(hand: tuple[Card, ...]) -> tuple[Discard, ...]:
+    hit = _DISCARDS.get(hand)
+    if hit is None:
+        if len(_DISCARDS) >= _DISCARDS_MAX:
+            _DISCARDS.clear()
+        hit = _DISCARDS[hand] = tuple(
+            _made(Discard, combo)
+            for size in (1, 2, 3)
+            for combo in sorted(set(combinations(hand, size)))
+        )
+    return hit
 
 
 def _tunnel_cells(state: GameState) -> tuple[Coord, ...]:
