@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ class RoundRecord:
     times: tuple[tuple[Level, float], ...]  # seconds per decision (empty without a clock)
     ranked: tuple[bool, ...]  # per miner seat judged: every saboteur above every other player
     ranking_counts: bool  # every saboteur played at least three cards face up
+    trace: str = ""  # a digest of the moves made in order: equal traces, the same round
 
     @property
     def diggers_won(self) -> bool:
@@ -58,6 +60,7 @@ def play_round(
     times: list[tuple[Level, float]] = []
     illegal = 0
     turns = 0
+    digest = hashlib.sha256()
     while True:
         player = current_player(state)
         assert player is not None
@@ -74,6 +77,7 @@ def play_round(
             illegal += 1
             action = legal[0]
             t = apply(state, player, action)
+        digest.update(f"{seat}:{action!r};".encode())
         end = next((i for i, e in enumerate(t.events) if isinstance(e, RoundEnded)), None)
         upto = t.events if end is None else t.events[:end]
         for e in upto:
@@ -106,4 +110,5 @@ def play_round(
         times=tuple(times),
         ranked=tuple(ranked),
         ranking_counts=bool(saboteurs) and all(played[s] >= 3 for s in saboteurs),
+        trace=digest.hexdigest()[:16],
     )

@@ -10,6 +10,13 @@ playing. `--budget worlds=8,depth=9` plays the search seats with another `Budget
 budget's rounds in their own file). `--workers N` plays in N processes (default 1: the machine
 is shared).
 
+Each round keeps a trace (a digest of its moves). Before a line of a file is extended, its
+first round is played again and must leave the same trace: rounds played by other code (a
+computer player that decides otherwise, another budget) are never mixed with new ones; the run
+stops and names the line (`--drop base5:SvH` removes a line's rounds). `--no-times` keeps no
+decision times in the file (they belong to the machine that measured them), for the results
+kept in the repository, `bench/results/`, which later runs extend.
+
 Targets (the computer-player issue): replacing one side by the stronger level raises that side's
 win rate by 15 points (search over heuristic) and 30 points (heuristic over random), against
 heuristic opponents; all-search base rounds leave each side at least 25%; the belief ranks every
@@ -117,8 +124,32 @@ def one(task: tuple[Line, int, Budget]) -> tuple[str, int, Result]:
         "ms": times,
         "ranked": list(r.ranked),
         "counts": r.ranking_counts,
+        "trace": r.trace,
     }
     return line_key(line), seed, result
+
+
+class Mismatch(Exception):
+    """A line's stored rounds were played by code that decides otherwise."""
+
+
+def check(lines: Iterable[Line], results: dict[str, dict[str, Result]], budget: Budget) -> None:
+    """Play each line's first stored round again: its trace must be the one stored."""
+    for line in lines:
+        key = line_key(line)
+        got = results.get(key, {})
+        if not got:
+            continue
+        traced = sorted(int(k) for k, r in got.items() if r.get("trace"))
+        if not traced:
+            raise Mismatch(f"{key}: its rounds have no trace to check (--drop {key})")
+        seed = traced[0]
+        _, _, again = one((line, seed, budget))
+        if again["trace"] != got[str(seed)]["trace"]:
+            raise Mismatch(
+                f"{key}: seed {seed} is played differently now than in the file "
+                f"(other code or budget); --drop {key} plays the line again"
+            )
 
 
 def load(path: Path | None) -> dict[str, dict[str, Result]]:
@@ -154,6 +185,7 @@ def play(
     results: dict[str, dict[str, Result]],
     out: Path | None,
     budget: Budget = Budget(),
+    keep_times: bool = True,
 ) -> None:
     """Play the rounds each line still lacks, saving the file every few seconds."""
     tasks = [
@@ -167,8 +199,12 @@ def play(
     started = last = time.perf_counter()
     done = 0
 
+    check({line for line, _, _ in tasks}, results, budget)
+
     def take(key: str, seed: int, result: Result) -> None:
         nonlocal last, done
+        if not keep_times:
+            result = {k: v for k, v in result.items() if k != "ms"}
         results.setdefault(key, {})[str(seed)] = result
         done += 1
         now = time.perf_counter()
@@ -229,18 +265,18 @@ def report(results: dict[str, dict[str, Result]], lines: Iterable[Line], rounds:
             print(f"  {extra}")
             for r in picked:
                 illegal += r["illegal"]
-                for lv, ts in r["ms"].items():
+                for lv, ts in r.get("ms", {}).items():
                     times[lv] += ts
-        gains = (
+        gains: tuple[tuple[str, tuple[Level, Level], tuple[Level, Level], float], ...] = (
             ("miners    search over heuristic", (S, H), (H, H), 0.15),
             ("saboteurs search over heuristic", (H, H), (H, S), 0.15),
             ("miners    heuristic over random", (H, H), (R, H), 0.30),
             ("saboteurs heuristic over random", (H, R), (H, H), 0.30),
         )
-        for name, a, b, target in gains:
-            common = sorted(set(rate.get(a, {})) & set(rate.get(b, {})), key=int)
+        for name, better, worse, target in gains:
+            common = sorted(set(rate.get(better, {})) & set(rate.get(worse, {})), key=int)
             if common:
-                gain, glo, ghi = paired(rate[a], rate[b], common)
+                gain, glo, ghi = paired(rate[better], rate[worse], common)
                 mark = "met" if gain >= target else "NOT met"
                 print(
                     f"  {name}: {gain:+.1%} [{glo:+.1%}, {ghi:+.1%}] on {len(common)} seeds "
@@ -269,7 +305,7 @@ def report(results: dict[str, dict[str, Result]], lines: Iterable[Line], rounds:
     print(f"illegal actions: {illegal}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     """Run the tournaments (or some lines of them) and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000, help="rounds per line (in total)")
@@ -281,22 +317,45 @@ def main() -> None:
     parser.add_argument(
         "--budget", default="", help="the search budget, e.g. worlds=32,depth=8 (the default)"
     )
-    args = parser.parse_args()
+    parser.add_argument("--drop", default="", help="lines whose rounds to remove from the file")
+    parser.add_argument(
+        "--no-times", action="store_true", help="keep no decision times in the file"
+    )
+    args = parser.parse_args(argv)
     try:
         lines = [BY_KEY[k] for k in args.lines.split(",") if k] or list(ALL_LINES)
+        dropped = [line_key(BY_KEY[k]) for k in args.drop.split(",") if k]
     except KeyError as e:
         parser.error(f"unknown line {e}; lines are {', '.join(BY_KEY)}")
     results = load(args.out)
+    for key in dropped:
+        results.pop(key, None)
+    if dropped:
+        save(args.out, results)
     if not args.report:
         started = time.perf_counter()
         try:
             budget = parse_budget(args.budget)
         except ValueError as e:
             parser.error(str(e))
-        play(lines, args.rounds, args.seed, args.workers, results, args.out, budget)
+        try:
+            play(
+                lines,
+                args.rounds,
+                args.seed,
+                args.workers,
+                results,
+                args.out,
+                budget,
+                keep_times=not args.no_times,
+            )
+        except Mismatch as e:
+            print(f"not played: {e}", file=sys.stderr)
+            return 2
         print(f"{time.perf_counter() - started:.0f} s, {args.workers} workers\n")
     report(results, lines, args.rounds)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
