@@ -22,13 +22,17 @@ from redis.asyncio import Redis
 import tgbot  # noqa: F401  (its opt-in to PTB's timedelta durations covers every test folder)
 from tgbot.redis_client import RedisClient, open_redis
 
+from . import profiles
 from .processes import stop
 from .redis_cluster import LocalCluster
 
-# Hypothesis's per-example deadline is a wall-clock check: on a loaded CI machine an example can
-# outlast 200 ms without anything being wrong. Tests check behaviour, not time.
-settings.register_profile("saboteur", deadline=None)
-settings.load_profile("saboteur")
+settings.load_profile(profiles.FULL)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The fast lane (`-m "not slow"`) takes Hypothesis's fast profile: fewer examples."""
+    if profiles.excludes_slow(config.option.markexpr or ""):
+        settings.load_profile(profiles.FAST)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
