@@ -581,6 +581,7 @@ async def test_the_same_seed_and_calls_give_the_same_faults_over_http(
 # -- latency --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 4 s of latency waited out; test_latency_applies_to_every_method stays fast
 async def test_latency_delays_calls_side_by_side_not_in_a_queue(
     emulator: BotApiEmulator, quick_bot: Bot, people: People
 ) -> None:

@@ -32,6 +32,8 @@ from engine.actions import (
     UseMap,
 )
 
+from ..profiles import examples
+
 BAD_CELLS: tuple[object, ...] = (("x", 1), (1,), None, (1.5, 2), (True, False), (1, 2, 3), "E3")
 BAD_VALUES: tuple[object, ...] = (None, "x", -1, 10**30, (), ("a",), 1.5, True)
 # (None is a well-formed tool: the one a broken-tool card names itself.)
@@ -180,7 +182,7 @@ _STATES = (
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(_STATES), _ACTIONS, st.one_of(st.just(None), _ANY))
 def test_any_action_of_any_shape_applies_or_is_an_illegal_action(
     state: GameState, action: object, player: object

@@ -34,10 +34,11 @@ from engine import (
 from engine.cards import CARDS, GOLD_CARDS, Kind, deck_cards
 from engine.events import GoalPeeked, GoldReceived, RoundEnded
 
+from ..profiles import examples
 from .playout import Step, playout
 
 SETTINGS = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
@@ -237,7 +238,7 @@ def test_random_base_games_keep_every_property(seed: int, players: int) -> None:
     "base.setup.deck", "base.cards.gold", "base.payout.miners", "base.payout.saboteurs"
 )
 @pytest.mark.slow  # 10 s or more beside the other workers
-@settings(SETTINGS, max_examples=25)
+@settings(SETTINGS, max_examples=examples(25))
 @given(*BASE_GAMES)
 def test_a_few_random_base_games_keep_every_property(seed: int, players: int) -> None:
     """25 whole base games (the fast lane's share of the 300)."""
@@ -246,7 +247,7 @@ def test_a_few_random_base_games_keep_every_property(seed: int, players: int) ->
 
 @pytest.mark.slow
 @pytest.mark.rule("deluxe.setup.deck", "deluxe.payout.trapped")
-@settings(SETTINGS, max_examples=120)
+@settings(SETTINGS, max_examples=examples(120))
 @given(*DELUXE_GAMES)
 def test_random_deluxe_games_keep_every_property(seed: int, players: int) -> None:
     """Whole Deluxe games, 2 to 12 players (117 cards including the 10 removed)."""
@@ -254,10 +255,10 @@ def test_random_deluxe_games_keep_every_property(seed: int, players: int) -> Non
 
 
 @pytest.mark.rule("deluxe.setup.deck", "deluxe.payout.trapped")
-@settings(SETTINGS, max_examples=12)
+@settings(SETTINGS, max_examples=examples(12))
 @given(*DELUXE_GAMES)
 def test_a_few_random_deluxe_games_keep_every_property(seed: int, players: int) -> None:
-    """12 whole Deluxe games (the fast lane's share of the 120)."""
+    """12 whole Deluxe games (a share of the 120; 3 in the fast lane)."""
     check_game(players, Edition.DELUXE, seed)
 
 

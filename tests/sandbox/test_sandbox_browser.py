@@ -394,6 +394,7 @@ def test_a_turn_deadline_reads_in_the_viewers_own_time_zone(
     context.close()
 
 
+@pytest.mark.slow  # starts Chromium (5 s and a core); the fast lane keeps test_sandbox_table
 def test_the_browser_draws_the_keyboard_markers_as_colour_emoji(browser: Browser) -> None:
     """The screenshots show ✅/▫️ as emoji (Debian's fonts-noto-color-emoji), not as boxes."""
     page = browser.new_page(viewport={"width": 200, "height": 100})

@@ -118,6 +118,7 @@ async def test_a_hold_is_renewed_only_by_its_holder(redis_client: Redis, key_pre
     assert await one.renew(7) is False  # lost: another process may have taken it
 
 
+@pytest.mark.slow  # 5 s of waiting per Redis, for the hold to be renewed over two holds
 async def test_a_slow_update_stays_held_while_it_is_handled(
     redis_client: Redis, key_prefix: str
 ) -> None:

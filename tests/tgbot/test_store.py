@@ -477,6 +477,7 @@ async def test_a_creator_that_saw_a_claim_before_its_record_does_not_take_it_ove
     await _race(redis_client, key_prefix, "AAAABBBBAA", 1)
 
 
+@pytest.mark.slow  # hundreds of races, 5 s; the race seen in the wild (above) stays fast
 async def test_two_creates_in_one_chat_leave_one_game_however_their_commands_interleave(
     server_client: Redis, key_prefix: str
 ) -> None:
