@@ -493,9 +493,27 @@ async def open_game(table: Table, players: list[User], title: str) -> tuple[int,
     await table.quiet()
     # The lobby message the record points to: a send that timed out under load may have been
     # sent again (its copy deleted), so it need not be the first one seen.
-    lobby = state.message(chat, (await loaded(table.store, gid)).messages.lobby or 0)
+    lobby_id = (await loaded(table.store, gid)).messages.lobby or 0
+    lobby = state.message(chat, lobby_id)
     (start,) = data_of(lobby, StartGame)
     query = await table.tap(creator, lobby, start)
+    stale = {
+        texts(Language(code)).pgettext(
+            "toast", "That button was out of date; the lobby has been updated."
+        )
+        for code in ("en", "ko")
+    }
+    if query.text in stale:
+        # The lobby's edit for the last join had not reached the chat yet (seen under heavy
+        # load): the bot says it redraws the lobby, so its buttons change; then the creator
+        # taps Start again, as a person would.
+        def redrawn() -> Message | None:
+            shown = state.message(chat, lobby_id)
+            return shown if data_of(shown, StartGame) not in ([start], []) else None
+
+        lobby = await table.emu.wait_for(redrawn, timeout=30)
+        (start,) = data_of(lobby, StartGame)
+        query = await table.tap(creator, lobby, start)
     record = await loaded(table.store, gid)
     done = {texts(Language(code)).pgettext("toast", "Done!") for code in ("en", "ko")}
     assert query.text in done, query.text  # in the tapper's language
