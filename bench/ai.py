@@ -165,7 +165,16 @@ def save(path: Path | None, results: dict[str, dict[str, Result]]) -> None:
     if path is None:
         return
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(results, separators=(",", ":"), sort_keys=True))
+    # One round a line: a file kept in git grows by the lines of its new rounds.
+    parts = []
+    for key in sorted(results):
+        rounds = results[key]
+        body = ",\n".join(
+            f"{json.dumps(seed)}:{json.dumps(rounds[seed], separators=(',', ':'), sort_keys=True)}"
+            for seed in sorted(rounds, key=int)
+        )
+        parts.append(f"{json.dumps(key)}:{{\n{body}\n}}")
+    tmp.write_text("{\n" + ",\n".join(parts) + "\n}\n")
     os.replace(tmp, path)
 
 
