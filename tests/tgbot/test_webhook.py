@@ -14,9 +14,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import pytest
-from telegram import Bot, Update
+from telegram import Bot, Message, Update
 
 from tests.emulator.support import quick_request
+from tgbot.handlers import panel_of, place_of
 from tgbot.webhook import MAX_BODY_BYTES, SECRET_HEADER, WebhookServer
 
 SECRET = "webhook-test-secret_1"
@@ -168,6 +169,65 @@ async def test_a_good_update_is_handed_on_and_answered_200(hook: Hook) -> None:
     message = hook.accepted[0].message
     assert message is not None and message.text == "/new" and message.chat.id == -100123
     assert message.get_bot() is hook.server.bot  # shortcuts such as reply_text work
+
+
+def tap_body(update_id: int, *, date: int = 1_700_000_000) -> bytes:
+    """A button tap on a board post in a forum topic, with everything Telegram puts in it."""
+    button = {"text": "My hand", "callback_data": "h:1"}
+    return json.dumps(
+        {
+            "update_id": update_id,
+            "callback_query": {
+                "id": "q1",
+                "from": {"id": 11, "is_bot": False, "first_name": "Ann"},
+                "chat_instance": "ci",
+                "data": "h:1",
+                "message": {
+                    "message_id": 90,
+                    "date": date,
+                    "chat": {"id": -100123, "type": "supergroup", "title": "Dwarves"},
+                    "from": {"id": 5, "is_bot": True, "first_name": "Bot"},
+                    "message_thread_id": 3,
+                    "is_topic_message": True,
+                    "reply_to_message": {
+                        "message_id": 3,
+                        "date": 1_600_000_000,
+                        "chat": {"id": -100123, "type": "supergroup", "title": "Dwarves"},
+                        "forum_topic_created": {"name": "Mine", "icon_color": 7322096},
+                        "photo": [{"file_id": "p", "file_unique_id": "u", "width": 1, "height": 1}],
+                    },
+                    "photo": [
+                        {"file_id": f"f{i}", "file_unique_id": f"u{i}", "width": i, "height": i}
+                        for i in range(1, 5)
+                    ],
+                    "caption": "Round 1/3",
+                    "caption_entities": [{"type": "bold", "offset": 0, "length": 5}],
+                    "reply_markup": {"inline_keyboard": [[button] * 4] * 3},
+                    "ephemeral_message_id": 12,
+                    "receiver_user": {"id": 11, "is_bot": False, "first_name": "Ann"},
+                },
+            },
+        }
+    ).encode()
+
+
+async def test_a_tap_keeps_of_its_message_only_what_the_bot_reads(hook: Hook) -> None:
+    """Where the tapped message is (chat, id, topic and its name, an ephemeral message's number
+    and receiver) is kept; its picture, caption and keyboard are not made into objects."""
+    body = tap_body(51)
+    (answer,) = await exchange(hook.port, head(len(body)) + body)
+    assert answer.status == 200
+    query = hook.accepted[0].callback_query
+    assert query is not None and query.data == "h:1" and query.from_user.id == 11
+    message = query.message
+    assert isinstance(message, Message)
+    place = place_of(message)
+    assert (place.chat_id, place.thread_id, place.title) == (-100123, 3, "Dwarves › Mine")
+    assert message.message_id == 90
+    panel = panel_of(query, message)
+    assert (panel.ephemeral_message_id, panel.receiver_id) == (12, 11)
+    assert message.photo == () and message.caption is None and message.reply_markup is None
+    assert message.reply_to_message is not None and message.reply_to_message.photo == ()
 
 
 async def test_an_update_only_the_standard_json_module_reads_is_taken(hook: Hook) -> None:
