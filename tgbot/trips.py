@@ -23,13 +23,13 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
 
 from .redis_client import RedisClient
 
@@ -143,13 +143,15 @@ class Trip:
             if isinstance(op, _Script) and op.script.sha not in loaded:
                 await self.redis.script_load(op.script.script)
                 loaded.add(op.script.sha)
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.redis.pipeline(transaction=False)  # it only builds the commands' words
         for op in self._ops:
             if isinstance(op, _Script):
                 pipe.evalsha(op.script.sha, len(op.keys), *op.keys, *op.args)
             else:
                 getattr(pipe, op.name)(*op.args, **op.options)
-        answers = list(await pipe.execute(raise_on_error=False))
+        commands = list(pipe.command_stack)
+        pipe.command_stack.clear()
+        answers = await _exchange(self.redis, commands)
         for index, op in enumerate(self._ops):
             if isinstance(op, _Script) and isinstance(answers[index], NoScriptError):
                 answers[index] = await self._caught(op)  # the server forgot it: load, run
@@ -165,6 +167,38 @@ class Trip:
         if isinstance(op, _Script):
             return await op.script(keys=op.keys, args=op.args)
         return await getattr(self.redis, op.name)(*op.args, **op.options)
+
+
+async def _exchange(
+    redis: Any, commands: list[tuple[tuple[Any, ...], Mapping[str, Any]]]
+) -> list[Any]:
+    """A pipeline's commands written at once on one connection of the pool and their answers
+    read, each parsed as redis-py parses it (an error answer in its place), as redis-py's
+    `Pipeline.execute(raise_on_error=False)` does without its bookkeeping (observability hooks,
+    HIMPORT field sets, WATCH state, a pipeline object's reset): the same retry when the
+    connection drops (the whole pipeline sent again on a new connection, as there), the same
+    errors otherwise."""
+    pool = redis.connection_pool
+    conn = await pool.get_connection()
+
+    async def once() -> list[Any]:
+        await conn.send_packed_command(conn.pack_commands([args for args, _ in commands]))
+        answers: list[Any] = []
+        for args, options in commands:
+            try:
+                answers.append(await redis.parse_response(conn, args[0], **options))
+            except ResponseError as err:
+                answers.append(err)
+        return answers
+
+    async def dropped(error: BaseException) -> None:
+        await conn.disconnect()
+
+    try:
+        answers: list[Any] = await conn.retry.call_with_retry(once, dropped)
+        return answers
+    finally:
+        await pool.release(conn)
 
 
 def _raised(answers: list[Any]) -> list[Any]:
