@@ -19,6 +19,7 @@
 | `FONT_DIR` | `/usr/share/fonts/truetype/nanum` | folder of the NanumGothic fonts |
 | `COMPUTER_PAUSE_SECONDS` | `2` | how long a computer player waits before its move (0 to 60) |
 | `BOT_SENDS_PER_SECOND` | `30` | the bot-wide send budget of every process together (0: none) |
+| `EVENT_LOOP` | `uvloop` | `uvloop` (libuv's loop, less CPU a move) or `asyncio` (Python's own) |
 
 An empty variable counts as unset (as `VAR=` in a compose file means). Errors never echo the
 token, the secret or a password in `REDIS_URL`.
@@ -53,6 +54,7 @@ MAX_COMPUTER_PAUSE = 60.0
 _PAUSE = re.compile(r"[0-9]{1,2}(\.[0-9]{1,3})?")
 _RATE = re.compile(r"[0-9]{1,4}(\.[0-9]{1,3})?")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+EVENT_LOOPS = ("uvloop", "asyncio")
 _KEY_PREFIX = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 # A bot id, a colon, and the secret part (35 characters from @BotFather today).
@@ -96,6 +98,7 @@ class Config:
     font_dir: Path = DEFAULT_FONT_DIR
     computer_pause: float = DEFAULT_COMPUTER_PAUSE  # seconds before a computer player moves
     sends_per_second: float = DEFAULT_SENDS_PER_SECOND  # the bot-wide budget (0: none)
+    event_loop: str = EVENT_LOOPS[0]  # which asyncio event loop runs the bot
 
     @property
     def is_webhook(self) -> bool:
@@ -139,7 +142,7 @@ class Config:
             f"metrics_port={self.metrics_port!r}, "
             f"language={self.language.code!r}, key_prefix={self.key_prefix!r}, "
             f"computer_pause={self.computer_pause!r}, "
-            f"sends_per_second={self.sends_per_second!r})"
+            f"sends_per_second={self.sends_per_second!r}, event_loop={self.event_loop!r})"
         )
 
 
@@ -344,6 +347,10 @@ def load_config(
         (_RATE, MAX_SENDS_PER_SECOND, DEFAULT_SENDS_PER_SECOND),
         "a number from 0 to 1000 (0: no budget)",
     )
+    event_loop = (_get(environ, "EVENT_LOOP") or EVENT_LOOPS[0]).lower()
+    if event_loop not in EVENT_LOOPS:
+        shown = _get(environ, "EVENT_LOOP")
+        raise ConfigError("EVENT_LOOP", f"must be one of {', '.join(EVENT_LOOPS)}, got {shown!r}")
 
     return Config(
         token=token,
@@ -362,4 +369,5 @@ def load_config(
         font_dir=font_dir,
         computer_pause=pause,
         sends_per_second=rate,
+        event_loop=event_loop,
     )

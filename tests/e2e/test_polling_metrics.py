@@ -69,6 +69,7 @@ async def test_a_polling_bot_serves_metrics_and_health_on_metrics_port(
                 health = (got.status, await got.json())
             assert emu.state.webhook.url == "", "long polling: no webhook set"
             assert "metrics: serving /metrics and /healthz" in bot.log()
+            assert "event loop: uvloop" in bot.log(), "polling runs on the default uvloop"
     assert health == (200, {"redis": "ok", "bot_api": "ok"})
     assert after["saboteur_moves_total"] - before.get("saboteur_moves_total", 0.0) == 1
     taps = len(emu.state.callback_queries)

@@ -152,9 +152,10 @@ async def cluster(redis_url: str, directory: Path) -> AsyncIterator[Cluster]:
         async with RoundRobin([f"http://127.0.0.1:{p}/hook" for p in ports]) as proxy:
             with fleet(directory) as bots:
                 for name, port in zip("ab", ports, strict=True):
-                    bots.add(
-                        name, bot_environment(emu, db_url, proxy.url, port, prefix), port
-                    ).start()
+                    env = bot_environment(emu, db_url, proxy.url, port, prefix)
+                    if name == "b":  # a runs on uvloop (the default), b on Python's own loop
+                        env["EVENT_LOOP"] = "asyncio"
+                    bots.add(name, env, port).start()
                 for bot in bots.processes:
                     await bot.wait_ready()
                 await emu.wait_for(lambda: emu.state.webhook.url == proxy.url, timeout=20)
@@ -164,9 +165,13 @@ async def cluster(redis_url: str, directory: Path) -> AsyncIterator[Cluster]:
 async def test_two_processes_share_the_traffic_of_three_games(
     redis_url: str, tmp_path: Path
 ) -> None:
-    """Joins, starts, moves, a tap storm and doubled deliveries, spread over two processes."""
+    """Joins, starts, moves, a tap storm and doubled deliveries, spread over two processes (one
+    on uvloop, one on asyncio's own event loop)."""
     async with cluster(redis_url, tmp_path) as c:
         emu, proxy, bots, table = c.emu, c.proxy, c.bots, c.table
+        loops = [bot.log().count("event loop: uvloop") for bot in bots.processes]
+        assert loops == [1, 0], "a: uvloop by default; b: EVENT_LOOP=asyncio"
+        assert "event loop: asyncio" in bots.processes[1].log()
         state = emu.state
         store = table.store
         names = [("Ann", "Bob", "Cho"), ("Dee", "Eve", "Fay"), ("Gus", "Hal", "Ivy")]

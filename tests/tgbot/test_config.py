@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tgbot.config import DEFAULT_API_URL, ConfigError, load_config
 from tgbot.i18n import Language
+from tgbot.main import loop_name, run
 from tgbot.sentinel import parse_sentinel_url
 
 TOKEN = "7000000001:AAHemulatorTokenForLocalTestsOnly12"
@@ -117,6 +120,7 @@ BAD = [
     ({"REDIS_KEY_PREFIX": "a:b"}, "REDIS_KEY_PREFIX", "1 to 32"),
     ({"REDIS_KEY_PREFIX": "x" * 33}, "REDIS_KEY_PREFIX", "1 to 32"),
     ({"COMPUTER_PAUSE_SECONDS": "soon"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
+    ({"EVENT_LOOP": "trio"}, "EVENT_LOOP", "must be one of uvloop, asyncio"),
     ({"BOT_SENDS_PER_SECOND": "fast"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
     ({"BOT_SENDS_PER_SECOND": "1001"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
     ({"BOT_SENDS_PER_SECOND": "-30"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
@@ -223,3 +227,24 @@ def test_the_bot_wide_send_budget_is_read_per_second(text: str | None, rate: flo
     if text is not None:
         env["BOT_SENDS_PER_SECOND"] = text
     assert load_config(env).sends_per_second == rate
+
+
+@pytest.mark.parametrize(
+    ("text", "loop"), [(None, "uvloop"), ("asyncio", "asyncio"), ("UVLOOP", "uvloop")]
+)
+def test_the_event_loop_is_uvloop_unless_set_to_asyncio(text: str | None, loop: str) -> None:
+    env = {"TELEGRAM_BOT_TOKEN": TOKEN}
+    if text is not None:
+        env["EVENT_LOOP"] = text
+    config = load_config(env)
+    assert config.event_loop == loop
+    assert f"event_loop={loop!r}" in repr(config)
+
+
+@pytest.mark.parametrize("kind", ["uvloop", "asyncio"])
+def test_the_bot_runs_on_the_event_loop_it_is_set_to(kind: str) -> None:
+    async def which() -> str:
+        return loop_name(asyncio.get_running_loop())
+
+    config = load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "EVENT_LOOP": kind})
+    assert run(which(), config) == kind
