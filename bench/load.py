@@ -6,7 +6,9 @@ Run: `python bench/load.py --games 10 --players 4 --latency 150 --moves 10`
 (`--bot PATH` runs another checkout's `saboteur-bot`, to compare two versions; `--upload-kbps`
 limits the upload bandwidth; the emulator takes photo sizes from the PNG header instead of
 thumbnailing, unless `--full-photos`; Redis round trips are always counted, and `--trips` also
-counts the commands clients send, by name).
+counts the commands clients send, by name). `--bot-rate N` lets the bot send N messages a
+second in all, in the emulator and in the bot's own budget, instead of Telegram's 30: what the
+bot would do where that limit did not bind.
 `--processes N` runs N bot processes behind a real `haproxy` balancing round-robin (`--haproxy`
 puts it in front of one process too); `--cluster` a local six-node Redis Cluster (three masters,
 three replicas, no persistence) instead of one `redis-server`. CPU and Redis figures are
@@ -171,7 +173,7 @@ async def bot_processes(
             log = folder / f"bot{i}.log"
             procs.append(
                 await stack.enter_async_context(
-                    bot_process(args.bot, emu, redis_url, log, port, hook)
+                    bot_process(args.bot, emu, redis_url, log, port, hook, args.bot_rate)
                 )
             )
         yield [Bot(proc, port) for proc, port in zip(procs, ports, strict=True)]
@@ -179,10 +181,17 @@ async def bot_processes(
 
 @contextlib.asynccontextmanager
 async def bot_process(
-    bot: str, emu: BotApiEmulator, redis_url: str, log: Path, port: int, hook: str | None
+    bot: str,
+    emu: BotApiEmulator,
+    redis_url: str,
+    log: Path,
+    port: int,
+    hook: str | None,
+    rate: int | None = None,
 ) -> AsyncIterator[subprocess.Popen[bytes]]:
     """`saboteur-bot` in webhook mode against the emulator, until the block ends; Telegram
-    posts to `hook` (a load balancer) or straight to the process's port."""
+    posts to `hook` (a load balancer) or straight to the process's port. `rate`: the bot's
+    own budget of messages a second (`--bot-rate`), else as the environment sets it."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONUNBUFFERED": "1",
@@ -198,6 +207,8 @@ async def bot_process(
     for name in ("BOT_SENDS_PER_SECOND", "COMPUTER_PAUSE_SECONDS"):  # as set for the benchmark
         if name in os.environ:
             env[name] = os.environ[name]
+    if rate is not None:
+        env["BOT_SENDS_PER_SECOND"] = str(rate)
     with log.open("wb") as out:
         proc = subprocess.Popen([bot], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
@@ -619,7 +630,8 @@ class Measured:
 
 async def run(args: argparse.Namespace) -> None:
     faults = Faults(latency_ms=args.latency, jitter_ms=args.jitter, upload_kbps=args.upload_kbps)
-    limits = RateLimits()  # Telegram's: 20 messages a minute per group, 30 a second in all
+    # Telegram's: 20 messages a minute per group, 30 a second in all (or --bot-rate)
+    limits = RateLimits() if args.bot_rate is None else RateLimits(global_messages=args.bot_rate)
     with redis_backend(args.cluster) as (redis_url, nodes), tempfile.TemporaryDirectory() as tmp:
         logs = Path(args.logs or tmp)
         logs.mkdir(parents=True, exist_ok=True)
@@ -726,7 +738,8 @@ def report(args: argparse.Namespace, m: Measured) -> None:
     print(f", upload {args.upload_kbps:.0f} kbit/s" if args.upload_kbps else "")
     front = "behind haproxy" if args.haproxy or args.processes > 1 else "no load balancer"
     where = "a 3-master Redis Cluster" if args.cluster else "one redis-server"
-    print(f"{args.processes} bot process(es), {front}, {where}")
+    rate = "30 (Telegram's)" if args.bot_rate is None else str(args.bot_rate)
+    print(f"{args.processes} bot process(es), {front}, {where}; {rate} messages a second in all")
     print(f"moves/s (all processes)        {fig.moves / m.elapsed:8.2f}  ({m.elapsed:.1f} s)")
     print(f"tap -> answer p50/p95/p99 (ms) {_ms(a, 50)} {_ms(a, 95)} {_ms(a, 99)}  ({len(a)} taps)")
     print(f"tap -> own board p50/p95/p99   {_ms(b, 50)} {_ms(b, 95)} {_ms(b, 99)}", end="")
@@ -803,6 +816,12 @@ def main() -> None:
         "--trips",
         action="store_true",
         help="count the commands clients send, by name (MONITOR: slower)",
+    )
+    parser.add_argument(
+        "--bot-rate",
+        type=int,
+        help="messages a second the emulator lets the bot send in all, and the bot's own "
+        "budget (BOT_SENDS_PER_SECOND): what the bot does where Telegram's 30 do not bind",
     )
     parser.add_argument("--bot", default=str(ROOT / ".venv" / "bin" / "saboteur-bot"))
     parser.add_argument("--processes", type=int, default=1, help="bot processes (haproxy)")
