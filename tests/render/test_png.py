@@ -92,3 +92,24 @@ def test_what_cannot_be_stacked_is_refused() -> None:
     with pytest.raises(ValueError, match="palettes"):
         stacked_png(above, other)
     assert palette().getpalette() is not None
+
+
+def test_a_screen_inflates_with_the_standard_zlib_and_is_no_larger_than_its_level_3() -> None:
+    """The deflate streams (ISA-L's) are plain deflate: a board's rows, a gap and a hand stacked
+    under them inflate with the standard library's zlib (its checksum checked) to the picture's
+    unfiltered rows, no larger than zlib's level 3 (the level used before) makes them."""
+    state = b.dug(b.deluxe(seed=4), 10, 4)
+    board = to_palette(render_board(public_view(state), names=b.NAMES))
+    hand = _picture(400, 150, STRIP)
+    fill = to_palette(Image.new("RGB", (1, 1), STRIP)).tobytes()[0]
+    png = stacked_png(with_gap(rows_of(board, board.width, fill=fill), 6), hand)
+    stream = dict(_chunks(png))[b"IDAT"]
+    rows = zlib.decompress(stream)
+    canvas = Image.new("P", (board.width, board.height + 6 + hand.height), fill)
+    canvas.putpalette(palette().getpalette() or [])
+    canvas.paste(board, (0, 0))
+    canvas.paste(to_palette(hand), ((board.width - hand.width) // 2, board.height + 6))
+    pixels = canvas.tobytes()
+    w = canvas.width
+    assert rows == b"".join(b"\x00" + pixels[y * w : (y + 1) * w] for y in range(canvas.height))
+    assert len(stream) <= len(zlib.compress(rows, 3))
