@@ -90,15 +90,18 @@ def hand_card(card: Card, size: int = CARD, turned: bool = False) -> Image.Image
 
 def _block(image: Image.Image, x: int, y: int) -> None:
     """Mark a held card that cannot be played now: hatched over in the strip's colour, with a
-    no-entry sign (flat palette colours only, so the PNG palette holds them exactly)."""
-    draw = ImageDraw.Draw(image)
+    no-entry sign (flat palette colours only, so the PNG palette holds them exactly). Drawn on
+    the card alone: the hatching stops at its edges (it ran over the card to its left)."""
+    card = image.crop((x, y, x + CARD, y + CARD))
+    draw = ImageDraw.Draw(card)
     for k in range(-CARD, CARD, 10):
-        draw.line((x + k, y + CARD, x + k + CARD, y), fill=st.STRIP, width=4)
+        draw.line((k, CARD, k + CARD, 0), fill=st.STRIP, width=4)
     r = CARD // 4
-    cx, cy = x + CARD // 2, y + CARD // 2
+    cx = cy = CARD // 2
     draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=st.WHITE)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=st.RED)
     draw.rectangle((cx - r + 7, cy - 5, cx + r - 7, cy + 5), fill=st.WHITE)
+    image.paste(card, (x, y))
 
 
 def render_hand(

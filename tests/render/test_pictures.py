@@ -86,3 +86,22 @@ def test_a_player_without_a_drawable_name_shows_a_seat_number() -> None:
     numbered = render_board(view, names={p: n for p, n in b.NAMES.items() if p != 3})
     assert emoji_only.tobytes() == numbered.tobytes()
     assert emoji_only.tobytes() != render_board(view, names=b.NAMES).tobytes()
+
+
+def test_a_blocked_cards_marks_stay_on_that_card() -> None:
+    """A card that cannot be played is hatched with a no-entry sign on it, and nothing around
+    it changes: the hatching stopped at the card to its left, not at its own edge, before."""
+    from PIL import ImageChops
+
+    from render.hand import CARD, GAP, PAD
+
+    cards = [Card.CROSS, Card.MAP, Card.T_NEW, Card.BREAK_CART, Card.STRAIGHT_EW]
+    plain = render_hand(cards, highlight=2)
+    for i in range(len(cards)):
+        marked = render_hand(cards, highlight=2, blocked={i})
+        changed = ImageChops.difference(plain, marked).getbbox()
+        x = PAD + i * (CARD + GAP)
+        assert changed is not None, f"card {i + 1} is not marked"
+        left, top, right, _ = changed
+        # Within the card's column: the card, and under it its number (dimmed) alone.
+        assert x <= left and right <= x + CARD and top >= PAD, (i, changed)
