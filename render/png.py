@@ -178,15 +178,12 @@ def _palette_of(image: Image.Image) -> bytes:
 
 def _raw(image: Image.Image, width: int, fill: int) -> bytes:
     """The image's rows of palette indices, centred in `width` on `fill`, each after its filter
-    byte (0: none)."""
-    data = image.tobytes()
-    w = image.width
-    left = (width - w) // 2
-    start = b"\x00" + bytes([fill]) * left
-    end = bytes([fill]) * (width - w - left)
-    if not end:
-        return b"".join(start + data[i : i + w] for i in range(0, len(data), w))
-    return b"".join(start + data[i : i + w] + end for i in range(0, len(data), w))
+    byte (0: none): the rows of a canvas one wider whose first column is the filter bytes."""
+    w, h = image.size
+    canvas = Image.new("P", (width + 1, h), fill)
+    canvas.paste(image, (1 + (width - w) // 2, 0))  # indices copied as they are (both "P")
+    canvas.paste(0, (0, 0, 1, h))
+    return canvas.tobytes()
 
 
 def _deflate(raw: bytes, *, last: bool) -> bytes:
