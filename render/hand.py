@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -18,6 +18,13 @@ CARD = 104  # a card's side in the hand picture
 PAD = 12
 GAP = 12
 NUMBER_ROW = 44
+
+Ink = st.RGB | int  # a colour as a picture's mode draws it: RGB, or a palette index
+
+
+def _rgb(colour: st.RGB) -> Ink:
+    return colour
+
 
 _TOOL_PAINTERS: dict[Tool, icons.Painter] = {
     Tool.PICKAXE: icons.pickaxe,
@@ -88,20 +95,45 @@ def hand_card(card: Card, size: int = CARD, turned: bool = False) -> Image.Image
     return image
 
 
-def _block(image: Image.Image, x: int, y: int) -> None:
+def _block(image: Image.Image, x: int, y: int, ink: Callable[[st.RGB], Ink] = _rgb) -> None:
     """Mark a held card that cannot be played now: hatched over in the strip's colour, with a
     no-entry sign (flat palette colours only, so the PNG palette holds them exactly). Drawn on
-    the card alone: the hatching stops at its edges (it ran over the card to its left)."""
+    the card alone: the hatching stops at its edges (it ran over the card to its left). `ink`:
+    what the picture's mode draws a colour with (a palette picture: the colour's index)."""
     card = image.crop((x, y, x + CARD, y + CARD))
     draw = ImageDraw.Draw(card)
     for k in range(-CARD, CARD, 10):
-        draw.line((k, CARD, k + CARD, 0), fill=st.STRIP, width=4)
+        draw.line((k, CARD, k + CARD, 0), fill=ink(st.STRIP), width=4)
     r = CARD // 4
     cx = cy = CARD // 2
-    draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=st.WHITE)
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=st.RED)
-    draw.rectangle((cx - r + 7, cy - 5, cx + r - 7, cy + 5), fill=st.WHITE)
+    draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), fill=ink(st.WHITE))
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink(st.RED))
+    draw.rectangle((cx - r + 7, cy - 5, cx + r - 7, cy + 5), fill=ink(st.WHITE))
     image.paste(card, (x, y))
+
+
+def _size(cards: Sequence[Card]) -> tuple[int, int]:
+    n = max(1, len(cards))
+    return 2 * PAD + n * CARD + (n - 1) * GAP, PAD + CARD + NUMBER_ROW
+
+
+def _number(image: Image.Image, i: int, x: int, top: int, *, chosen: bool, dim: bool) -> None:
+    """Card `i`'s number under it, in the numbers' row from `top` (RGB): the chosen card's in a
+    highlighted disc, an unplayable card's dimmed."""
+    cx, cy = x + CARD / 2, top + NUMBER_ROW / 2
+    if chosen:
+        disc = icons.badge(i, NUMBER_ROW - 4, st.HIGHLIGHT)
+        image.paste(disc, (round(cx - disc.width / 2), round(cy - disc.height / 2)), disc)
+    else:
+        text = st.text_image(str(i), 28, st.DIM if dim else st.TEXT, bold=True)
+        image.paste(text, (round(cx - text.width / 2), round(cy - text.height / 2)), text)
+
+
+def _frame(x: int, y: int) -> tuple[tuple[int, int, int, int], int]:
+    """The highlight's frame around the card at (x, y) (in the picture's coordinates), and its
+    width."""
+    w = 5
+    return (x - w, y - w, x + CARD + w - 1, y + CARD + w - 1), w
 
 
 def render_hand(
@@ -114,24 +146,75 @@ def render_hand(
     """The cards in a row, numbered 1..N; `highlight` is the index in `cards` of a chosen card,
     drawn turned by 180° when `turned` (the orientation its spots are shown in); the cards at
     the indexes `blocked` cannot be played now and are hatched with a no-entry sign."""
-    n = max(1, len(cards))
-    width = 2 * PAD + n * CARD + (n - 1) * GAP
-    image = Image.new("RGB", (width, PAD + CARD + NUMBER_ROW), st.STRIP)
+    image = Image.new("RGB", _size(cards), st.STRIP)
     draw = ImageDraw.Draw(image)
     for i, card in enumerate(cards, start=1):
         x = PAD + (i - 1) * (CARD + GAP)
         image.paste(hand_card(card, turned=turned and i - 1 == highlight), (x, PAD))
         if i - 1 in blocked:
             _block(image, x, PAD)
-        cx, cy = x + CARD / 2, PAD + CARD + NUMBER_ROW / 2
         if i - 1 == highlight:
-            w = 5
-            frame = (x - w, PAD - w, x + CARD + w - 1, PAD + CARD + w - 1)
+            frame, w = _frame(x, PAD)
             draw.rectangle(frame, outline=st.HIGHLIGHT, width=w)
-            disc = icons.badge(i, NUMBER_ROW - 4, st.HIGHLIGHT)
-            image.paste(disc, (round(cx - disc.width / 2), round(cy - disc.height / 2)), disc)
-        else:
-            ink = st.DIM if i - 1 in blocked else st.TEXT
-            text = st.text_image(str(i), 28, ink, bold=True)
-            image.paste(text, (round(cx - text.width / 2), round(cy - text.height / 2)), text)
+        _number(image, i, x, PAD + CARD, chosen=i - 1 == highlight, dim=i - 1 in blocked)
     return image
+
+
+def render_hand_indexed(
+    cards: Sequence[Card],
+    *,
+    highlight: int | None = None,
+    turned: bool = False,
+    blocked: Collection[int] = (),
+) -> Image.Image:
+    """`render_hand`'s picture mapped to the pictures' palette (`png.palette`), pixel for pixel,
+    drawn in the palette: each card is mapped once (and kept),
+    the flat marks are drawn with their colours' indexes, and only the numbers' row, whose
+    numbers are blended over the strip (and the frame's foot), is drawn in RGB and mapped."""
+    size = _size(cards)
+    top = PAD + CARD
+    image = Image.new("P", size, _index(st.STRIP))
+    image.putpalette(_palette_colours())
+    numbers = Image.new("RGB", (size[0], NUMBER_ROW), st.STRIP)
+    draw, below = ImageDraw.Draw(image), ImageDraw.Draw(numbers)
+    for i, card in enumerate(cards, start=1):
+        x = PAD + (i - 1) * (CARD + GAP)
+        image.paste(_card_indexed(card, turned and i - 1 == highlight), (x, PAD))
+        if i - 1 in blocked:
+            _block(image, x, PAD, _index)
+        if i - 1 == highlight:
+            frame, w = _frame(x, PAD)
+            draw.rectangle(frame, outline=_index(st.HIGHLIGHT), width=w)
+            (x0, y0, x1, y1) = frame
+            below.rectangle((x0, y0 - top, x1, y1 - top), outline=st.HIGHLIGHT, width=w)
+        _number(numbers, i, x, 0, chosen=i - 1 == highlight, dim=i - 1 in blocked)
+    image.paste(_mapped(numbers), (0, top))
+    return image
+
+
+def _mapped(image: Image.Image) -> Image.Image:
+    """An RGB picture mapped to the pictures' palette (as `png.to_palette` maps it)."""
+    from .png import palette  # the palette is fitted to the cards drawn here
+
+    return image.quantize(palette=palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=64)
+def _index(colour: st.RGB) -> int:
+    """The palette index a colour maps to."""
+    index = _mapped(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+    if not isinstance(index, int | float):
+        raise TypeError(f"a palette pixel is an index, not {index!r}")
+    return int(index)
+
+
+@lru_cache(maxsize=1)
+def _palette_colours() -> tuple[int, ...]:
+    """The colours a picture mapped to the palette carries (as mapping gives them)."""
+    return tuple(_mapped(Image.new("RGB", (1, 1))).getpalette() or [])
+
+
+@lru_cache(maxsize=256)
+def _card_indexed(card: Card, turned: bool) -> Image.Image:
+    """A held card mapped to the palette."""
+    return _mapped(hand_card(card, turned=turned))

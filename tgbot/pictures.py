@@ -34,7 +34,7 @@ from render.board import (
     render_placement_preview,
     render_private_board,
 )
-from render.hand import render_hand
+from render.hand import render_hand_indexed
 from render.png import Rows, png_of, rows_of, stacked_png, to_palette, to_png, with_gap
 from render.style import STRIP
 
@@ -122,10 +122,9 @@ def _confirms_a_spot(screen: Screen) -> bool:
 
 def _hand(view: PlayerView, screen: Screen) -> Image.Image:
     """A screen's hand, in the palette."""
-    hand = render_hand(
+    return render_hand_indexed(
         view.hand, highlight=screen.highlight, turned=screen.turned, blocked=screen.blocked
     )
-    return to_palette(hand)
 
 
 def _board_key(public: PublicView, board: BoardView, names: Mapping[int, str]) -> Hashable:

@@ -105,3 +105,26 @@ def test_a_blocked_cards_marks_stay_on_that_card() -> None:
         left, top, right, _ = changed
         # Within the card's column: the card, and under it its number (dimmed) alone.
         assert x <= left and right <= x + CARD and top >= PAD, (i, changed)
+
+
+def test_a_hand_drawn_in_the_palette_is_the_mapped_hand() -> None:
+    """`render_hand_indexed` (cards mapped once, marks drawn by index) gives the very pixels
+    and palette of mapping `render_hand`'s picture, for hands of every size and card, chosen
+    and turned cards, and unplayable ones."""
+    import random
+
+    from render.hand import render_hand_indexed
+    from render.png import to_palette
+
+    rng = random.Random(7)
+    for _ in range(120):
+        size = rng.randint(0, 7)
+        cards = [rng.choice(list(Card)) for _ in range(size)]
+        chosen = rng.choice([None, *range(size)])
+        turned = chosen is not None and rng.random() < 0.5
+        blocked = {i for i in range(size) if rng.random() < 0.3}
+        mapped = to_palette(render_hand(cards, highlight=chosen, turned=turned, blocked=blocked))
+        drawn = render_hand_indexed(cards, highlight=chosen, turned=turned, blocked=blocked)
+        assert drawn.mode == "P" and drawn.size == mapped.size
+        assert drawn.getpalette() == mapped.getpalette()
+        assert drawn.tobytes() == mapped.tobytes(), (cards, chosen, turned, blocked)
