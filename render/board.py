@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine import BoardView, Coord, PlaceTunnel, PlayerView, PublicView, Rockfall
+from engine import BoardView, Card, Coord, PlaceTunnel, PlayerView, PublicView, Rockfall
 
 from . import icons
 from . import style as st
+from .indexed import Ink, blank, index, mapped, mapped_region, rgb
 from .labels import column_label, row_label
 from .strip import draw_strip, strip_height
 from .tiles import CHOSEN, card_tile, ghost_tile, goal_back
@@ -81,16 +83,21 @@ def _paste_text(
     canvas.paste(image, (x, y), image)
 
 
-def _draw_grid(canvas: Image.Image, lay: Layout) -> None:
+def _draw_lines(canvas: Image.Image, lay: Layout, ink: Callable[[st.RGB], Ink] = rgb) -> None:
+    """The margins' ground and the cells' lines (`ink`: a colour as the picture draws it)."""
     draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, lay.width - 1, lay.top - 1), fill=st.MARGIN)
-    draw.rectangle((0, 0, lay.left - 1, lay.height - 1), fill=st.MARGIN)
+    draw.rectangle((0, 0, lay.width - 1, lay.top - 1), fill=ink(st.MARGIN))
+    draw.rectangle((0, 0, lay.left - 1, lay.height - 1), fill=ink(st.MARGIN))
     for i in range(lay.cols + 1):
         x = lay.left + i * lay.cell
-        draw.line((x, lay.top, x, lay.height - 1), fill=st.GRID)
+        draw.line((x, lay.top, x, lay.height - 1), fill=ink(st.GRID))
     for j in range(lay.rows + 1):
         y = lay.top + j * lay.cell
-        draw.line((lay.left, y, lay.width - 1, y), fill=st.GRID)
+        draw.line((lay.left, y, lay.width - 1, y), fill=ink(st.GRID))
+
+
+def _draw_grid(canvas: Image.Image, lay: Layout) -> None:
+    _draw_lines(canvas, lay)
     size = lay.label_size()
     for i in range(lay.cols):
         centre = (lay.left + (i + 0.5) * lay.cell, lay.top / 2)
@@ -111,13 +118,17 @@ def _draw_cards(canvas: Image.Image, board: BoardView, lay: Layout, *, private: 
         canvas.paste(tile, lay.corner(goal.at))
 
 
-def _frame(canvas: Image.Image, lay: Layout, at: Coord, colour: st.RGB, width: int) -> None:
+def _frame(canvas: Image.Image, lay: Layout, at: Coord, colour: Ink, width: int) -> None:
     x, y = lay.corner(at)
     c = lay.cell
     ImageDraw.Draw(canvas).rectangle((x, y, x + c - 1, y + c - 1), outline=colour, width=width)
 
 
-def _draw_last(canvas: Image.Image, board: BoardView, lay: Layout) -> None:
+def _draw_last(
+    canvas: Image.Image, board: BoardView, lay: Layout, ink: Callable[[st.RGB], Ink] = rgb
+) -> None:
+    """The last move framed, and rubble where a rockfall took a card. In a palette picture
+    (`ink` gives indexes) the rubble is blended in RGB over the empty cell's flat colours."""
     if board.last_at is None:
         return
     occupied = {c.at for c in board.cards} | {g.at for g in board.goals}
@@ -126,8 +137,14 @@ def _draw_last(canvas: Image.Image, board: BoardView, lay: Layout) -> None:
         rubble = icons.icon(icons.Icon.ROCKS, round(lay.cell * 0.7))
         x, y = lay.corner(board.last_at)
         off = (lay.cell - rubble.width) // 2
-        canvas.paste(rubble, (x + off, y + off), rubble)
-    _frame(canvas, lay, board.last_at, st.HIGHLIGHT, max(2, lay.cell // 14))
+        if canvas.mode == "P":
+            box = (x + off, y + off, x + off + rubble.width, y + off + rubble.height)
+            under = canvas.crop(box).convert("RGB")
+            under.paste(rubble, (0, 0), rubble)
+            canvas.paste(mapped(under), box[:2])
+        else:
+            canvas.paste(rubble, (x + off, y + off), rubble)
+    _frame(canvas, lay, board.last_at, ink(st.HIGHLIGHT), max(2, lay.cell // 14))
 
 
 def _board_image(
@@ -152,6 +169,73 @@ def _board_image(
     if names is not None:
         draw_strip(canvas, public, names, top=lay.height)
     return canvas, lay
+
+
+def _board_indexed(
+    public: PublicView,
+    board: BoardView,
+    names: Mapping[int, str],
+    *,
+    private: bool,
+    max_width: int,
+) -> Image.Image:
+    """`_board_image`'s picture mapped to the palette, pixel for pixel, drawn in the palette:
+    the cells' lines by index, each card mapped once (and kept); the edge labels and the strip,
+    blended over their grounds, drawn in RGB and their regions mapped."""
+    lay = layout(board, (), max_width=max_width)
+    height = lay.height + strip_height(lay.width, len(public.seats))
+    rgb = Image.new("RGB", (lay.width, height), st.BACKGROUND)  # only its strip is drawn
+    draw_strip(rgb, public, names, top=lay.height)
+    canvas = blank((lay.width, height), st.BACKGROUND)
+    _draw_lines(canvas, lay, index)
+    above, left = _margins(lay)
+    canvas.paste(above, (0, 0))
+    canvas.paste(left, (0, lay.top))
+    mapped_region(canvas, rgb, (0, lay.height, lay.width, height))
+    for placed in board.cards:
+        canvas.paste(_tile_indexed(placed.card, placed.rotated, lay.cell), lay.corner(placed.at))
+    for goal in board.goals:
+        if goal.revealed and goal.card is not None:
+            tile = _tile_indexed(goal.card, goal.rotated, lay.cell)
+        else:
+            tile = _goal_indexed(lay.cell, goal.card if private and goal.peeked else None)
+        canvas.paste(tile, lay.corner(goal.at))
+    _draw_last(canvas, board, lay, index)
+    return canvas
+
+
+@lru_cache(maxsize=64)
+def _margins(lay: Layout) -> tuple[Image.Image, Image.Image]:
+    """The labelled margins of a layout, above and left of the cells, mapped to the palette
+    (the same from move to move while the maze keeps its frame)."""
+    rgb = Image.new("RGB", (lay.width, lay.height), st.BACKGROUND)
+    _draw_grid(rgb, lay)
+    above = mapped(rgb.crop((0, 0, lay.width, lay.top)))
+    return above, mapped(rgb.crop((0, lay.top, lay.left, lay.height)))
+
+
+@lru_cache(maxsize=1024)
+def _tile_indexed(card: Card, rotated: bool, cell: int) -> Image.Image:
+    return mapped(card_tile(card, rotated, cell))
+
+
+@lru_cache(maxsize=64)
+def _goal_indexed(cell: int, seen: Card | None) -> Image.Image:
+    return mapped(goal_back(cell, seen))
+
+
+def render_board_indexed(
+    view: PublicView, *, names: Mapping[int, str], max_width: int = MAX_WIDTH
+) -> Image.Image:
+    """`render_board`'s picture in the palette (the very pixels of mapping it), drawn there."""
+    return _board_indexed(view, view.board, names, private=False, max_width=max_width)
+
+
+def render_private_board_indexed(
+    view: PlayerView, *, names: Mapping[int, str], max_width: int = MAX_WIDTH
+) -> Image.Image:
+    """`render_private_board`'s picture in the palette, drawn there."""
+    return _board_indexed(view.public, view.board, names, private=True, max_width=max_width)
 
 
 def render_board(

@@ -11,6 +11,7 @@ from engine import Card, Kind, Tool, spec
 
 from . import icons
 from . import style as st
+from .indexed import Ink, blank, index, mapped, rgb
 from .pen import Pen, painted
 from .tiles import card_tile
 
@@ -18,12 +19,6 @@ CARD = 104  # a card's side in the hand picture
 PAD = 12
 GAP = 12
 NUMBER_ROW = 44
-
-Ink = st.RGB | int  # a colour as a picture's mode draws it: RGB, or a palette index
-
-
-def _rgb(colour: st.RGB) -> Ink:
-    return colour
 
 
 _TOOL_PAINTERS: dict[Tool, icons.Painter] = {
@@ -95,7 +90,7 @@ def hand_card(card: Card, size: int = CARD, turned: bool = False) -> Image.Image
     return image
 
 
-def _block(image: Image.Image, x: int, y: int, ink: Callable[[st.RGB], Ink] = _rgb) -> None:
+def _block(image: Image.Image, x: int, y: int, ink: Callable[[st.RGB], Ink] = rgb) -> None:
     """Mark a held card that cannot be played now: hatched over in the strip's colour, with a
     no-entry sign (flat palette colours only, so the PNG palette holds them exactly). Drawn on
     the card alone: the hatching stops at its edges (it ran over the card to its left). `ink`:
@@ -173,48 +168,25 @@ def render_hand_indexed(
     numbers are blended over the strip (and the frame's foot), is drawn in RGB and mapped."""
     size = _size(cards)
     top = PAD + CARD
-    image = Image.new("P", size, _index(st.STRIP))
-    image.putpalette(_palette_colours())
+    image = blank(size, st.STRIP)
     numbers = Image.new("RGB", (size[0], NUMBER_ROW), st.STRIP)
     draw, below = ImageDraw.Draw(image), ImageDraw.Draw(numbers)
     for i, card in enumerate(cards, start=1):
         x = PAD + (i - 1) * (CARD + GAP)
         image.paste(_card_indexed(card, turned and i - 1 == highlight), (x, PAD))
         if i - 1 in blocked:
-            _block(image, x, PAD, _index)
+            _block(image, x, PAD, index)
         if i - 1 == highlight:
             frame, w = _frame(x, PAD)
-            draw.rectangle(frame, outline=_index(st.HIGHLIGHT), width=w)
+            draw.rectangle(frame, outline=index(st.HIGHLIGHT), width=w)
             (x0, y0, x1, y1) = frame
             below.rectangle((x0, y0 - top, x1, y1 - top), outline=st.HIGHLIGHT, width=w)
         _number(numbers, i, x, 0, chosen=i - 1 == highlight, dim=i - 1 in blocked)
-    image.paste(_mapped(numbers), (0, top))
+    image.paste(mapped(numbers), (0, top))
     return image
-
-
-def _mapped(image: Image.Image) -> Image.Image:
-    """An RGB picture mapped to the pictures' palette (as `png.to_palette` maps it)."""
-    from .png import palette  # the palette is fitted to the cards drawn here
-
-    return image.quantize(palette=palette(), dither=Image.Dither.NONE)
-
-
-@lru_cache(maxsize=64)
-def _index(colour: st.RGB) -> int:
-    """The palette index a colour maps to."""
-    index = _mapped(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
-    if not isinstance(index, int | float):
-        raise TypeError(f"a palette pixel is an index, not {index!r}")
-    return int(index)
-
-
-@lru_cache(maxsize=1)
-def _palette_colours() -> tuple[int, ...]:
-    """The colours a picture mapped to the palette carries (as mapping gives them)."""
-    return tuple(_mapped(Image.new("RGB", (1, 1))).getpalette() or [])
 
 
 @lru_cache(maxsize=256)
 def _card_indexed(card: Card, turned: bool) -> Image.Image:
     """A held card mapped to the palette."""
-    return _mapped(hand_card(card, turned=turned))
+    return mapped(hand_card(card, turned=turned))

@@ -30,9 +30,11 @@ from engine import (
 )
 from render.board import (
     render_board,
+    render_board_indexed,
     render_confirm,
     render_placement_preview,
     render_private_board,
+    render_private_board_indexed,
 )
 from render.hand import render_hand_indexed
 from render.png import Rows, png_of, rows_of, stacked_png, to_palette, to_png, with_gap
@@ -182,7 +184,7 @@ class Pictures:
         view = public_view(state)
         key = _board_key(view, view.board, names)
         # A player without a hand and without a peeked goal sees these very bytes.
-        return self._board_png(key, lambda: render_board(view, names=names))
+        return self._board_png(key, lambda: render_board_indexed(view, names=names))
 
     def screen(
         self, state: GameState, player: int, screen: Screen, names: Mapping[int, str]
@@ -192,7 +194,7 @@ class Pictures:
         key = _board_key(view.public, view.board, names)
 
         def draw_board() -> Image.Image:
-            return render_private_board(view, names=names)
+            return render_private_board_indexed(view, names=names)
 
         if not view.hand and screen.picture is Picture.HOME:
             return self._board_png(key, draw_board)
@@ -218,7 +220,7 @@ class Pictures:
 
     def round_end(self, view: PublicView, names: Mapping[int, str]) -> bytes:
         """A round's final board (every goal turned up)."""
-        return to_png(render_board(view, names=names))
+        return to_png(render_board_indexed(view, names=names))
 
 
 @functools.cache

@@ -128,3 +128,50 @@ def test_a_hand_drawn_in_the_palette_is_the_mapped_hand() -> None:
         assert drawn.mode == "P" and drawn.size == mapped.size
         assert drawn.getpalette() == mapped.getpalette()
         assert drawn.tobytes() == mapped.tobytes(), (cards, chosen, turned, blocked)
+
+
+def test_boards_drawn_in_the_palette_are_the_mapped_boards() -> None:
+    """`render_board_indexed` and `render_private_board_indexed` give the very pixels and
+    palette of mapping the RGB boards: random base and Deluxe rounds of 3 to 12 players,
+    Korean and Latin names, rockfalls (rubble blended into the palette picture), peeked goals
+    and mazes wide enough for small cells."""
+    import random
+
+    from engine import Edition, Rockfall, UseMap, apply, current_player, new_game
+    from render.board import (
+        render_board_indexed,
+        render_private_board,
+        render_private_board_indexed,
+    )
+    from render.png import to_palette
+
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for game in range(8):
+        edition = (Edition.BASE, Edition.DELUXE)[game % 2]
+        players = list(range(1, rng.randint(3, 10 if edition is Edition.BASE else 12) + 1))
+        names = b.KOREAN if game % 3 else {p: f"P{p}" for p in players}
+        state = new_game(players, edition=edition, seed=game + 1)
+        for turn in range(160):
+            player = current_player(state)
+            if player is None:
+                break
+            actions = list(legal_actions(state, player))
+            aimed = [a for a in actions if isinstance(a, Rockfall | UseMap)]
+            action = rng.choice(aimed if aimed and rng.random() < 0.3 else actions)
+            after = apply(state, player, action).state
+            if after.round != state.round:
+                break
+            state = after
+            if turn % 5 and not isinstance(action, Rockfall | UseMap):
+                continue
+            seen.add(type(action).__name__)
+            public = public_view(state)
+            mapped = to_palette(render_board(public, names=names))
+            drawn = render_board_indexed(public, names=names)
+            assert drawn.getpalette() == mapped.getpalette()
+            assert drawn.tobytes() == mapped.tobytes(), (game, turn)
+            mine = player_view(state, player)
+            mapped = to_palette(render_private_board(mine, names=names))
+            assert render_private_board_indexed(mine, names=names).tobytes() == mapped.tobytes()
+    assert {"Rockfall", "UseMap", "PlaceTunnel"} <= seen

@@ -20,7 +20,7 @@ from engine import (
     player_view,
     public_view,
 )
-from render.board import render_private_board
+from render.board import render_private_board, render_private_board_indexed
 from render.hand import render_hand
 from render.png import to_png
 from render.style import STRIP
@@ -159,9 +159,9 @@ def test_a_menu_step_over_a_board_deflated_before_does_not_draw_that_board_again
 
     def counted(view: PlayerView, **options: Any) -> Image.Image:
         drawn.append(view.public.deck_size)
-        return render_private_board(view, **options)
+        return render_private_board_indexed(view, **options)
 
-    monkeypatch.setattr(pictures_module, "render_private_board", counted)
+    monkeypatch.setattr(pictures_module, "render_private_board_indexed", counted)
     pictures = Pictures()
     state = b.base()
     player = current_player(state)
