@@ -12,7 +12,7 @@ from engine import BoardView, Card, Coord, PlaceTunnel, PlayerView, PublicView, 
 
 from . import icons
 from . import style as st
-from .indexed import Ink, blank, index, mapped, mapped_region, rgb
+from .indexed import Ink, blank, index, mapped, rgb
 from .labels import column_label, row_label
 from .strip import draw_strip, strip_height
 from .tiles import CHOSEN, card_tile, ghost_tile, goal_back
@@ -184,14 +184,17 @@ def _board_indexed(
     blended over their grounds, drawn in RGB and their regions mapped."""
     lay = layout(board, (), max_width=max_width)
     height = lay.height + strip_height(lay.width, len(public.seats))
-    rgb = Image.new("RGB", (lay.width, height), st.BACKGROUND)  # only its strip is drawn
-    draw_strip(rgb, public, names, top=lay.height)
     canvas = blank((lay.width, height), st.BACKGROUND)
     _draw_lines(canvas, lay, index)
     above, left = _margins(lay)
     canvas.paste(above, (0, 0))
     canvas.paste(left, (0, lay.top))
-    mapped_region(canvas, rgb, (0, lay.height, lay.width, height))
+    # The strip on a picture of its own, its rows moved up by an even number: the strip's
+    # coordinates are whole or halves, so they round the same (half to even) as on the board.
+    odd = lay.height % 2
+    strip = Image.new("RGB", (lay.width, height - lay.height + odd), st.BACKGROUND)
+    draw_strip(strip, public, names, top=odd)
+    canvas.paste(mapped(strip.crop((0, odd, lay.width, strip.height))), (0, lay.height))
     for placed in board.cards:
         canvas.paste(_tile_indexed(placed.card, placed.rotated, lay.cell), lay.corner(placed.at))
     for goal in board.goals:

@@ -47,9 +47,3 @@ def blank(size: tuple[int, int], colour: st.RGB) -> Image.Image:
     image = Image.new("P", size, index(colour))
     image.putpalette(_colours())
     return image
-
-
-def mapped_region(canvas: Image.Image, rgb: Image.Image, box: tuple[int, int, int, int]) -> None:
-    """Paste into the palette `canvas` the region `box` of the RGB picture `rgb`, mapped."""
-    if box[2] > box[0] and box[3] > box[1]:
-        canvas.paste(mapped(rgb.crop(box)), box[:2])
