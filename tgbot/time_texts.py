@@ -8,6 +8,7 @@ text inside, in UTC, is what an app that cannot show the entity (or a notificati
 from __future__ import annotations
 
 import datetime
+import functools
 
 from engine import Phase, current_player
 
@@ -17,6 +18,7 @@ from .records import GameRecord, Status, is_computer_id
 DEADLINE_FORMAT = "wt"  # the day of the week and the short time, in the reader's zone
 
 
+@functools.lru_cache(maxsize=1024)
 def fallback(unix: int) -> str:
     """A moment written for any reader: the date and the time in UTC."""
     moment = datetime.datetime.fromtimestamp(unix, tz=datetime.UTC)

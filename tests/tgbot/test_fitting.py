@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tgbot.fitting import keep_within, shorten, split_fitting, visible
+from tgbot.fitting import fits, keep_within, shorten, split_fitting, visible
 
 
 class _Balance(HTMLParser):
@@ -71,3 +71,15 @@ def test_a_shortened_text_fits_keeps_its_first_and_last_line_and_its_markup(
     assert visible(short) <= limit and balanced(short)
     if visible(lines[0]) + visible(lines[-1]) + 4 <= limit:
         assert short.startswith(lines[0]) and short.endswith(lines[-1])
+
+
+_PIECES = st.sampled_from(["a", "가", "🐻‍❄️", "💰", "&amp;", "&lt;", "<b>", "</b>", "\n", " "])
+
+
+@given(st.lists(_PIECES, max_size=60).map("".join), st.integers(0, 140))
+def test_a_text_fits_exactly_when_its_telegram_length_is_within_the_limit(
+    html: str, limit: int
+) -> None:
+    """The shortcut for short texts (at most half the limit in characters) never says a text
+    fits that Telegram would refuse: emoji count two units, entities one, tags none."""
+    assert fits(html, limit) == (visible(html) <= limit)
