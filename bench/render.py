@@ -1,7 +1,10 @@
 """Render speed: board picture + PNG encoding on boards of 0 to 70 tunnels, against a floor.
 
 Run: `python bench/render.py` (prints a table). The floor pastes as many pre-drawn tiles on a
-canvas of the same size and encodes it the same way: the least any renderer could cost.
+canvas of the same size and encodes it the same way: the least any renderer drawing in RGB
+could cost. "RGB ms" draws the board in RGB and maps it to the palette (`render_board`,
+`to_png`); "bot ms" draws it in the palette as the bot does (`render_board_indexed`), the same
+picture.
 Targets: for the 40-tunnel board, at most 20 ms median and 120 KB at no more than 1280 px wide,
 and within twice the floor. The round replays (render_round_replay, an animated GIF of every
 public view of a round): at most 1 s and 1 MB for a round of 60 moves.
@@ -40,7 +43,7 @@ from engine.archive import Played, public_rounds
 from engine.cards import EDGES, GOAL_SPOTS
 from engine.notation import token, with_board
 from render import render_board, render_round_replay, to_png
-from render.board import layout
+from render.board import layout, render_board_indexed
 from render.png import palette
 from render.tiles import card_tile
 from tests.engine.playout import playout  # the seeded playouts of the engine tests
@@ -156,19 +159,20 @@ def main() -> None:
         ("70 tunnels", public_view(constructed(70, 4))),
     ]
     head = (
-        f"{'board':<11} {'cards':>5} {'size':>10} {'median ms':>9} {'p95 ms':>7} {'PNG KB':>6}"
-        f" {'floor ms':>8} {'floor KB':>8} {'x floor':>7}"
+        f"{'board':<11} {'cards':>5} {'size':>10} {'RGB ms':>7} {'bot ms':>6} {'p95 ms':>6}"
+        f" {'PNG KB':>6} {'floor ms':>8} {'floor KB':>8} {'x floor':>7}"
     )
     print(head)
     print("-" * len(head))
     for label, view in boards:
         image = render_board(view, names=NAMES)
-        med, p95, size = timed(lambda v=view: to_png(render_board(v, names=NAMES)))  # type: ignore[misc]
+        rgb, _, _ = timed(lambda v=view: to_png(render_board(v, names=NAMES)))  # type: ignore[misc]
+        med, p95, size = timed(lambda v=view: to_png(render_board_indexed(v, names=NAMES)))  # type: ignore[misc]
         fmed, _, fsize = timed(floor(view, image.size))
         cards = len(view.board.cards) - 1
         print(
-            f"{label:<11} {cards:>5} {image.width:>4}x{image.height:<5} {med:>9.2f} {p95:>7.2f}"
-            f" {size / 1024:>6.1f} {fmed:>8.2f} {fsize / 1024:>8.1f} {med / fmed:>7.2f}"
+            f"{label:<11} {cards:>5} {image.width:>4}x{image.height:<5} {rgb:>7.2f} {med:>6.2f}"
+            f" {p95:>6.2f} {size / 1024:>6.1f} {fmed:>8.2f} {fsize / 1024:>8.1f} {med / fmed:>7.2f}"
         )
     print(f"\nfirst call (palette and tiles drawn once per process): {warm:.0f} ms")
     head = (
