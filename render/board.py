@@ -107,14 +107,24 @@ def _draw_grid(canvas: Image.Image, lay: Layout) -> None:
         _paste_text(canvas, row_label(lay.y0 + j), size, st.LABEL, centre)
 
 
-def _draw_cards(canvas: Image.Image, board: BoardView, lay: Layout, *, private: bool) -> None:
+def _draw_cards(
+    canvas: Image.Image,
+    board: BoardView,
+    lay: Layout,
+    *,
+    private: bool,
+    face: Callable[[Card, bool, int], Image.Image] = card_tile,
+    back: Callable[[int, Card | None], Image.Image] = goal_back,
+) -> None:
+    """The cards and the goals (a private board shows the goals its viewer peeked at); `face`
+    and `back` draw a face-up card and a goal's back as the picture's mode wants them."""
     for placed in board.cards:
-        canvas.paste(card_tile(placed.card, placed.rotated, lay.cell), lay.corner(placed.at))
+        canvas.paste(face(placed.card, placed.rotated, lay.cell), lay.corner(placed.at))
     for goal in board.goals:
         if goal.revealed and goal.card is not None:
-            tile = card_tile(goal.card, goal.rotated, lay.cell)
+            tile = face(goal.card, goal.rotated, lay.cell)
         else:
-            tile = goal_back(lay.cell, goal.card if private and goal.peeked else None)
+            tile = back(lay.cell, goal.card if private and goal.peeked else None)
         canvas.paste(tile, lay.corner(goal.at))
 
 
@@ -195,14 +205,7 @@ def _board_indexed(
     strip = Image.new("RGB", (lay.width, height - lay.height + odd), st.BACKGROUND)
     draw_strip(strip, public, names, top=odd)
     canvas.paste(mapped(strip.crop((0, odd, lay.width, strip.height))), (0, lay.height))
-    for placed in board.cards:
-        canvas.paste(_tile_indexed(placed.card, placed.rotated, lay.cell), lay.corner(placed.at))
-    for goal in board.goals:
-        if goal.revealed and goal.card is not None:
-            tile = _tile_indexed(goal.card, goal.rotated, lay.cell)
-        else:
-            tile = _goal_indexed(lay.cell, goal.card if private and goal.peeked else None)
-        canvas.paste(tile, lay.corner(goal.at))
+    _draw_cards(canvas, board, lay, private=private, face=_tile_indexed, back=_goal_indexed)
     _draw_last(canvas, board, lay, index)
     return canvas
 

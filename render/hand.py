@@ -163,9 +163,9 @@ def render_hand_indexed(
     blocked: Collection[int] = (),
 ) -> Image.Image:
     """`render_hand`'s picture mapped to the pictures' palette (`png.palette`), pixel for pixel,
-    drawn in the palette: each card is mapped once (and kept),
-    the flat marks are drawn with their colours' indexes, and only the numbers' row, whose
-    numbers are blended over the strip (and the frame's foot), is drawn in RGB and mapped."""
+    drawn in the palette: each card is mapped once (and kept), the flat marks are drawn with
+    their colours' indexes, and only the numbers' row, whose numbers are blended over the
+    strip (and the frame's foot), is drawn in RGB and mapped."""
     size = _size(cards)
     top = PAD + CARD
     image = blank(size, st.STRIP)
