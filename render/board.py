@@ -14,7 +14,7 @@ from . import icons
 from . import style as st
 from .indexed import Ink, blank, index, mapped, rgb
 from .labels import column_label, row_label
-from .strip import draw_strip, strip_height
+from .strip import draw_strip, strip_height, strip_indexed
 from .tiles import CHOSEN, card_tile, ghost_tile, goal_back
 
 CELL_SIZES = (64, 56, 48, 40, 32, 24)
@@ -199,12 +199,7 @@ def _board_indexed(
     above, left = _margins(lay)
     canvas.paste(above, (0, 0))
     canvas.paste(left, (0, lay.top))
-    # The strip on a picture of its own, its rows moved up by an even number: the strip's
-    # coordinates are whole or halves, so they round the same (half to even) as on the board.
-    odd = lay.height % 2
-    strip = Image.new("RGB", (lay.width, height - lay.height + odd), st.BACKGROUND)
-    draw_strip(strip, public, names, top=odd)
-    canvas.paste(mapped(strip.crop((0, odd, lay.width, strip.height))), (0, lay.height))
+    canvas.paste(strip_indexed(public, names, lay.width, top=lay.height), (0, lay.height))
     _draw_cards(canvas, board, lay, private=private, face=_tile_indexed, back=_goal_indexed)
     _draw_last(canvas, board, lay, index)
     return canvas

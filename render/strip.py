@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -10,6 +13,7 @@ from engine import Card, Edition, PublicView, SeatView, Tool
 
 from . import style as st
 from .icons import Icon, badge, icon
+from .indexed import blank, mapped
 
 _TOOL_ICONS = {Tool.PICKAXE: Icon.PICKAXE, Tool.LANTERN: Icon.LANTERN, Tool.CART: Icon.CART}
 ROUNDS = 3
@@ -147,6 +151,53 @@ def _chip(
         x += w + gap
 
 
+@dataclass(frozen=True, slots=True)
+class _Chip:
+    """One player's chip as drawn: what it shows and its box."""
+
+    seat: SeatView
+    name: str
+    box: tuple[int, int, int, int]
+    turn: bool
+    target: bool
+    gold: int | None
+    f: int
+
+
+def _chips(view: PublicView, names: Mapping[int, str], width: int, y: int) -> list[_Chip]:
+    """The players' chips of a strip `width` wide whose chip rows start at pixel row `y`."""
+    f = _unit(width)
+    row = round(f * ROW)
+    cols = _columns(width)
+    pad = f // 2
+    chip_w = (width - pad * (cols + 1)) // cols
+    gold = dict(view.final_gold) if view.final_gold is not None else {}
+    chips = []
+    for i, seat in enumerate(view.seats):
+        col, line = i % cols, i // cols
+        x0 = pad + col * (chip_w + pad)
+        y0 = y + line * row
+        box = (x0, y0, x0 + chip_w - 1, y0 + row - f // 4 - 1)
+        # A name that is only emoji (or missing) falls back to the seat number.
+        name = st.drawable(names.get(seat.player, "")) or f"#{i + 1}"
+        turn, target = seat.player == view.current, seat.player == view.last_target
+        chips.append(_Chip(seat, name, box, turn, target, gold.get(seat.player), f))
+    return chips
+
+
+def _draw_chip(canvas: Image.Image, chip: _Chip) -> None:
+    _chip(
+        canvas,
+        chip.seat,
+        chip.name,
+        chip.box,
+        turn=chip.turn,
+        target=chip.target,
+        gold=chip.gold,
+        f=chip.f,
+    )
+
+
 def draw_strip(
     canvas: Image.Image, view: PublicView, names: Mapping[int, str], *, top: int
 ) -> None:
@@ -157,25 +208,38 @@ def draw_strip(
     ImageDraw.Draw(canvas).rectangle((0, top, width - 1, canvas.height - 1), fill=st.STRIP)
     y = top + f // 2
     _info_row(canvas, view, f, y, row)
-    y += row
-    cols = _columns(width)
-    pad = f // 2
-    chip_w = (width - pad * (cols + 1)) // cols
-    gold = dict(view.final_gold) if view.final_gold is not None else {}
-    for i, seat in enumerate(view.seats):
-        col, line = i % cols, i // cols
-        x0 = pad + col * (chip_w + pad)
-        y0 = y + line * row
-        box = (x0, y0, x0 + chip_w - 1, y0 + row - f // 4 - 1)
-        # A name that is only emoji (or missing) falls back to the seat number.
-        name = st.drawable(names.get(seat.player, "")) or f"#{i + 1}"
-        _chip(
-            canvas,
-            seat,
-            name,
-            box,
-            turn=seat.player == view.current,
-            target=seat.player == view.last_target,
-            gold=gold.get(seat.player),
-            f=f,
-        )
+    for chip in _chips(view, names, width, y + row):
+        _draw_chip(canvas, chip)
+
+
+def strip_indexed(
+    view: PublicView, names: Mapping[int, str], width: int, *, top: int
+) -> Image.Image:
+    """The strip `draw_strip` draws from row `top` of a picture `width` wide, alone and in the
+    palette: the very pixels of mapping it. The round and deck row is drawn in RGB and mapped;
+    each chip is drawn and mapped once and kept (a chip stays the same from move to move until
+    its player's count, turn or tools change). The strip's coordinates are whole or halves, so
+    a part drawn on a picture of its own, moved by an even number of rows, rounds alike (half to
+    even); a chip's drawing stays within its box."""
+    f = _unit(width)
+    row = round(f * ROW)
+    canvas = blank((width, strip_height(width, len(view.seats))), st.STRIP)
+    odd = top % 2
+    info = Image.new("RGB", (width, odd + f // 2 + row), st.STRIP)
+    _info_row(info, view, f, odd + f // 2, row)
+    canvas.paste(mapped(info.crop((0, odd, width, info.height))), (0, 0))
+    for chip in _chips(view, names, width, top + f // 2 + row):
+        x0, y0, _, _ = chip.box
+        canvas.paste(_chip_indexed(chip), (x0, y0 - top))
+    return canvas
+
+
+@lru_cache(maxsize=256)  # 10 to 40 KB each: the chips of tens of games
+def _chip_indexed(chip: _Chip) -> Image.Image:
+    """A chip alone, in the palette: drawn on a picture of its box (one row more above when
+    the box starts on an odd row, so that its coordinates round as in the strip)."""
+    x0, y0, x1, y1 = chip.box
+    odd = y0 % 2
+    image = Image.new("RGB", (x1 - x0 + 1, y1 - y0 + 1 + odd), st.STRIP)
+    _draw_chip(image, dataclasses.replace(chip, box=(0, odd, x1 - x0, y1 - y0 + odd)))
+    return mapped(image.crop((0, odd, image.width, image.height)))

@@ -175,3 +175,23 @@ def test_boards_drawn_in_the_palette_are_the_mapped_boards() -> None:
             mapped = to_palette(render_private_board(mine, names=names))
             assert render_private_board_indexed(mine, names=names).tobytes() == mapped.tobytes()
     assert {"Rockfall", "UseMap", "PlaceTunnel"} <= seen
+
+
+def test_a_strip_drawn_in_the_palette_is_the_mapped_strip_at_any_row() -> None:
+    """`strip_indexed` (chips drawn once and kept) gives the pixels of mapping the strip that
+    `draw_strip` draws from an even or an odd row of pictures of several widths, the same chip
+    kept for later strips."""
+    from render.png import to_palette
+    from render.strip import draw_strip, strip_height, strip_indexed
+    from render.style import BACKGROUND
+
+    views = [public_view(b.dug(b.base(n, seed=n), 4, n)) for n in (3, 7, 10)]
+    for view in views + views:  # the second time, the chips come from what was kept
+        for width in (600, 873, 1280):
+            for top in (0, 1, 7, 100):
+                height = strip_height(width, len(view.seats))
+                canvas = Image.new("RGB", (width, top + height), BACKGROUND)
+                draw_strip(canvas, view, b.KOREAN, top=top)
+                mapped = to_palette(canvas.crop((0, top, width, top + height)))
+                drawn = strip_indexed(view, b.KOREAN, width, top=top)
+                assert drawn.tobytes() == mapped.tobytes(), (len(view.seats), width, top)
