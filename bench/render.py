@@ -4,7 +4,9 @@ Run: `python bench/render.py` (prints a table). The floor pastes as many pre-dra
 canvas of the same size and encodes it the same way: the least any renderer drawing in RGB
 could cost. "RGB ms" draws the board in RGB and maps it to the palette (`render_board`,
 `to_png`); "bot ms" draws it in the palette as the bot does (`render_board_indexed`), the same
-picture.
+picture, with none of the players' chips kept from an earlier drawing (in a game about half
+of them are: a move changes the mover's and the next player's); the margins are kept, as they
+are from move to move while the maze keeps its frame.
 Targets: for the 40-tunnel board, at most 20 ms median and 120 KB at no more than 1280 px wide,
 and within twice the floor. The round replays (render_round_replay, an animated GIF of every
 public view of a round): at most 1 s and 1 MB for a round of 60 moves.
@@ -36,6 +38,7 @@ from engine import (
     current_player,
     legal_actions,
     new_game,
+    player_view,
     public_view,
 )
 from engine import board as bd
@@ -43,8 +46,16 @@ from engine.archive import Played, public_rounds
 from engine.cards import EDGES, GOAL_SPOTS
 from engine.notation import token, with_board
 from render import render_board, render_round_replay, to_png
-from render.board import layout, render_board_indexed
+from render.board import (
+    layout,
+    render_board_indexed,
+    render_confirm,
+    render_confirm_indexed,
+    render_placement_preview,
+    render_placement_preview_indexed,
+)
 from render.png import palette
+from render.strip import _chip_indexed
 from render.tiles import card_tile
 from tests.engine.playout import playout  # the seeded playouts of the engine tests
 
@@ -125,6 +136,12 @@ def timed(fn: Callable[[], bytes]) -> tuple[float, float, int]:
     return statistics.median(times), times[int(len(times) * 0.95)], size
 
 
+def fresh(draw: Callable[[], Image.Image]) -> bytes:
+    """The PNG of a picture drawn with no player's chip kept from before."""
+    _chip_indexed.cache_clear()
+    return to_png(draw())
+
+
 def floor(view: PublicView, size: tuple[int, int]) -> Callable[[], bytes]:
     """Paste one pre-drawn tile per card on a canvas of the picture's size, then encode."""
     lay = layout(view.board)
@@ -167,7 +184,7 @@ def main() -> None:
     for label, view in boards:
         image = render_board(view, names=NAMES)
         rgb, _, _ = timed(lambda v=view: to_png(render_board(v, names=NAMES)))  # type: ignore[misc]
-        med, p95, size = timed(lambda v=view: to_png(render_board_indexed(v, names=NAMES)))  # type: ignore[misc]
+        med, p95, size = timed(lambda v=view: fresh(lambda: render_board_indexed(v, names=NAMES)))  # type: ignore[misc]
         fmed, _, fsize = timed(floor(view, image.size))
         cards = len(view.board.cards) - 1
         print(
@@ -175,6 +192,26 @@ def main() -> None:
             f" {p95:>6.2f} {size / 1024:>6.1f} {fmed:>8.2f} {fsize / 1024:>8.1f} {med / fmed:>7.2f}"
         )
     print(f"\nfirst call (palette and tiles drawn once per process): {warm:.0f} ms")
+    state = played(20, Edition.BASE, 2)
+    mover = current_player(state)
+    assert mover is not None
+    view = player_view(state, mover)
+    tunnels = [a for a in legal_actions(state, mover) if isinstance(a, PlaceTunnel)]
+    spots = [a for a in tunnels if a.card == tunnels[0].card]
+    print(f"\n{'a screen of 20 tunnels':<38} {'RGB ms':>7} {'bot ms':>6}")
+    for label, rgb_draw, bot_draw in (
+        (
+            f"the numbered spots of a card ({len(spots)})",
+            lambda: to_png(render_placement_preview(view, spots, names=NAMES)),
+            lambda: fresh(lambda: render_placement_preview_indexed(view, spots, names=NAMES)),
+        ),
+        (
+            "the chosen spot",
+            lambda: to_png(render_confirm(view, spots[0], names=NAMES)),
+            lambda: fresh(lambda: render_confirm_indexed(view, spots[0], names=NAMES)),
+        ),
+    ):
+        print(f"{label:<38} {timed(rgb_draw)[0]:>7.2f} {timed(bot_draw)[0]:>6.2f}")
     head = (
         f"\n{'round replay':<24} {'moves':>5} {'frames':>6} {'size':>9} {'median ms':>9} {'KB':>5}"
     )

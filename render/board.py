@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -130,7 +131,10 @@ def _draw_cards(
 
 def _frame(canvas: Image.Image, lay: Layout, at: Coord, colour: Ink, width: int) -> None:
     x, y = lay.corner(at)
-    c = lay.cell
+    _cell_frame(canvas, x, y, lay.cell, colour, width)
+
+
+def _cell_frame(canvas: Image.Image, x: int, y: int, c: int, colour: Ink, width: int) -> None:
     ImageDraw.Draw(canvas).rectangle((x, y, x + c - 1, y + c - 1), outline=colour, width=width)
 
 
@@ -184,25 +188,62 @@ def _board_image(
 def _board_indexed(
     public: PublicView,
     board: BoardView,
-    names: Mapping[int, str],
+    names: Mapping[int, str] | None,
     *,
     private: bool,
     max_width: int,
-) -> Image.Image:
+    extra: Iterable[Coord] = (),
+    last: bool = True,
+) -> tuple[Image.Image, Layout]:
     """`_board_image`'s picture mapped to the palette, pixel for pixel, drawn in the palette:
     the cells' lines by index, each card mapped once (and kept); the edge labels and the strip,
-    blended over their grounds, drawn in RGB and their regions mapped."""
-    lay = layout(board, (), max_width=max_width)
-    height = lay.height + strip_height(lay.width, len(public.seats))
+    blended over their grounds, drawn in RGB and mapped (once per layout, once per chip)."""
+    lay = layout(board, extra, max_width=max_width)
+    height = lay.height + (strip_height(lay.width, len(public.seats)) if names is not None else 0)
     canvas = blank((lay.width, height), st.BACKGROUND)
     _draw_lines(canvas, lay, index)
     above, left = _margins(lay)
     canvas.paste(above, (0, 0))
     canvas.paste(left, (0, lay.top))
-    canvas.paste(strip_indexed(public, names, lay.width, top=lay.height), (0, lay.height))
+    if names is not None:
+        canvas.paste(strip_indexed(public, names, lay.width, top=lay.height), (0, lay.height))
     _draw_cards(canvas, board, lay, private=private, face=_tile_indexed, back=_goal_indexed)
-    _draw_last(canvas, board, lay, index)
-    return canvas
+    if last:
+        _draw_last(canvas, board, lay, index)
+    return canvas, lay
+
+
+def _overlay(
+    canvas: Image.Image,
+    lay: Layout,
+    board: BoardView,
+    at: Coord,
+    draw: Callable[[Image.Image, int, int], None],
+) -> None:
+    """Draw over one cell of a palette board as on the RGB board: the cell in RGB (its flat
+    ground and lines as they are, the card lying there drawn again in RGB), `draw` given the
+    cell's corner, then the cell mapped back. The cell is taken from an even corner (one pixel
+    more to the left or above when odd), so that its halves round as on the board."""
+    x, y = lay.corner(at)
+    c = lay.cell
+    ox, oy = x - x % 2, y - y % 2
+    region = canvas.crop((ox, oy, x + c, y + c)).convert("RGB")
+    under = _tile_at(board, at, c)
+    if under is not None:
+        region.paste(under, (x - ox, y - oy))
+    draw(region, x - ox, y - oy)
+    canvas.paste(mapped(region.crop((x - ox, y - oy, x - ox + c, y - oy + c))), (x, y))
+
+
+def _tile_at(board: BoardView, at: Coord, c: int) -> Image.Image | None:
+    """The RGB tile of the face-up card lying at `at`, if one does (rockfalls take those)."""
+    placed = next((p for p in board.cards if p.at == at), None)
+    if placed is not None:
+        return card_tile(placed.card, placed.rotated, c)
+    goal = next((g for g in board.goals if g.at == at and g.revealed and g.card), None)
+    if goal is not None and goal.card is not None:
+        return card_tile(goal.card, goal.rotated, c)
+    return None
 
 
 @lru_cache(maxsize=64)
@@ -229,14 +270,16 @@ def render_board_indexed(
     view: PublicView, *, names: Mapping[int, str], max_width: int = MAX_WIDTH
 ) -> Image.Image:
     """`render_board`'s picture in the palette (the very pixels of mapping it), drawn there."""
-    return _board_indexed(view, view.board, names, private=False, max_width=max_width)
+    image, _ = _board_indexed(view, view.board, names, private=False, max_width=max_width)
+    return image
 
 
 def render_private_board_indexed(
     view: PlayerView, *, names: Mapping[int, str], max_width: int = MAX_WIDTH
 ) -> Image.Image:
     """`render_private_board`'s picture in the palette, drawn there."""
-    return _board_indexed(view.public, view.board, names, private=True, max_width=max_width)
+    image, _ = _board_indexed(view.public, view.board, names, private=True, max_width=max_width)
+    return image
 
 
 def render_board(
@@ -283,38 +326,55 @@ def _draw_choices(
             _paste_badge(canvas, number, (mx + mini / 2, my + mini / 2), mini * 2 // 3)
 
 
-def _draw_placements(
-    canvas: Image.Image, lay: Layout, numbered: Sequence[tuple[int, PlaceTunnel]]
-) -> None:
-    c = lay.cell
+def _spots(
+    numbered: Sequence[tuple[int, PlaceTunnel]],
+) -> dict[Coord, list[tuple[int, PlaceTunnel]]]:
     cells: dict[Coord, list[tuple[int, PlaceTunnel]]] = {}
     for number, spot in numbered:
         cells.setdefault(spot.at, []).append((number, spot))
-    for at, choices in cells.items():
-        x, y = lay.corner(at)
-        if len(choices) == 1:
-            number, spot = choices[0]
-            canvas.paste(ghost_tile(spot.card, spot.rotated, c), (x, y))
-            _paste_badge(canvas, number, (x + c / 2, y + c / 2), round(c * 0.5))
-        else:
-            _draw_choices(canvas, x, y, c, choices)
-        _frame(canvas, lay, at, st.GHOST_EDGE, max(2, c // 24))
+    return cells
+
+
+def _draw_spot(
+    canvas: Image.Image, x: int, y: int, c: int, choices: Sequence[tuple[int, PlaceTunnel]]
+) -> None:
+    """A placement's cell at (x, y): the card ghosted with its number, or several choices."""
+    if len(choices) == 1:
+        number, spot = choices[0]
+        canvas.paste(ghost_tile(spot.card, spot.rotated, c), (x, y))
+        _paste_badge(canvas, number, (x + c / 2, y + c / 2), round(c * 0.5))
+    else:
+        _draw_choices(canvas, x, y, c, choices)
+    _cell_frame(canvas, x, y, c, st.GHOST_EDGE, max(2, c // 24))
+
+
+def _draw_rockfall_spot(canvas: Image.Image, x: int, y: int, c: int, number: int) -> None:
+    """A rockfall's target at (x, y): framed red, with its number."""
+    _cell_frame(canvas, x, y, c, st.RED, max(2, c // 20))
+    _paste_badge(canvas, number, (x + c / 2, y + c / 2), round(c * 0.5))
+
+
+def _draw_cross(canvas: Image.Image, x: int, y: int, c: int) -> None:
+    cross = icons.icon(icons.Icon.CROSS, c)
+    canvas.paste(cross, (x, y), cross)
+
+
+def _draw_placements(
+    canvas: Image.Image, lay: Layout, numbered: Sequence[tuple[int, PlaceTunnel]]
+) -> None:
+    for at, choices in _spots(numbered).items():
+        _draw_spot(canvas, *lay.corner(at), lay.cell, choices)
 
 
 def _draw_rockfalls(
     canvas: Image.Image, lay: Layout, numbered: Sequence[tuple[int, Rockfall]]
 ) -> None:
-    c = lay.cell
     for number, spot in numbered:
-        x, y = lay.corner(spot.at)
-        _frame(canvas, lay, spot.at, st.RED, max(2, c // 20))
-        _paste_badge(canvas, number, (x + c / 2, y + c / 2), round(c * 0.5))
+        _draw_rockfall_spot(canvas, *lay.corner(spot.at), lay.cell, number)
 
 
 def _cross_out(canvas: Image.Image, lay: Layout, at: Coord) -> None:
-    x, y = lay.corner(at)
-    cross = icons.icon(icons.Icon.CROSS, lay.cell)
-    canvas.paste(cross, (x, y), cross)
+    _draw_cross(canvas, *lay.corner(at), lay.cell)
 
 
 def render_placement_preview(
@@ -359,3 +419,58 @@ def render_confirm(
     else:
         _cross_out(image, lay, action.at)
     return image
+
+
+def render_placement_preview_indexed(
+    view: PlayerView,
+    spots: Sequence[PlaceTunnel] | Sequence[Rockfall],
+    *,
+    names: Mapping[int, str] | None = None,
+    max_width: int = MAX_WIDTH,
+) -> Image.Image:
+    """`render_placement_preview`'s picture in the palette (the very pixels of mapping it): the
+    board drawn there, each numbered cell drawn in RGB and mapped."""
+    cells = [s.at for s in spots]
+    canvas, lay = _board_indexed(
+        view.public, view.board, names, private=True, extra=cells, max_width=max_width, last=False
+    )
+    c = lay.cell
+    tunnels = [(n, s) for n, s in enumerate(spots, start=1) if isinstance(s, PlaceTunnel)]
+    for at, choices in _spots(tunnels).items():
+        _overlay(canvas, lay, view.board, at, functools.partial(_draw_spot, c=c, choices=choices))
+    for number, spot in enumerate(spots, start=1):
+        if isinstance(spot, Rockfall):
+            draw = functools.partial(_draw_rockfall_spot, c=c, number=number)
+            _overlay(canvas, lay, view.board, spot.at, draw)
+    return canvas
+
+
+def render_confirm_indexed(
+    view: PlayerView,
+    action: PlaceTunnel | Rockfall,
+    *,
+    names: Mapping[int, str] | None = None,
+    max_width: int = MAX_WIDTH,
+) -> Image.Image:
+    """`render_confirm`'s picture in the palette (the very pixels of mapping it)."""
+    canvas, lay = _board_indexed(
+        view.public,
+        view.board,
+        names,
+        private=True,
+        extra=[action.at],
+        max_width=max_width,
+        last=False,
+    )
+    if isinstance(action, PlaceTunnel):
+        ghost = _ghost_indexed(action.card, action.rotated, lay.cell)
+        canvas.paste(ghost, lay.corner(action.at))
+        _frame(canvas, lay, action.at, index(st.GHOST_EDGE), max(3, lay.cell // 16))
+    else:
+        _overlay(canvas, lay, view.board, action.at, lambda r, x, y: _draw_cross(r, x, y, lay.cell))
+    return canvas
+
+
+@lru_cache(maxsize=256)
+def _ghost_indexed(card: Card, rotated: bool, cell: int) -> Image.Image:
+    return mapped(ghost_tile(card, rotated, cell, CHOSEN))

@@ -32,7 +32,9 @@ from render.board import (
     render_board,
     render_board_indexed,
     render_confirm,
+    render_confirm_indexed,
     render_placement_preview,
+    render_placement_preview_indexed,
     render_private_board,
     render_private_board_indexed,
 )
@@ -100,13 +102,18 @@ def _screen_png(
     screen: Screen,
     names: Mapping[int, str],
     private_board: Callable[[], Image.Image],
+    *,
+    indexed: bool = False,
 ) -> bytes:
-    """A screen's PNG; `private_board` draws (or recalls) the player's board."""
+    """A screen's PNG; `private_board` draws (or recalls) the player's board; `indexed`: the
+    numbered spots and the chosen move drawn in the palette (the same pixels)."""
+    preview = render_placement_preview_indexed if indexed else render_placement_preview
+    confirm = render_confirm_indexed if indexed else render_confirm
     if screen.picture is Picture.PREVIEW:
         spots = [s for s in screen.spots if isinstance(s, PlaceTunnel | Rockfall)]
-        board = render_placement_preview(view, spots, names=names)  # type: ignore[arg-type]
+        board = preview(view, spots, names=names)  # type: ignore[arg-type]
     elif _confirms_a_spot(screen):
-        board = render_confirm(view, screen.chosen, names=names)  # type: ignore[arg-type]
+        board = confirm(view, screen.chosen, names=names)  # type: ignore[arg-type]
     else:
         board = private_board()
     if not view.hand:
@@ -211,7 +218,9 @@ class Pictures:
 
         def draw() -> bytes:
             if not view.hand or screen.picture is Picture.PREVIEW or _confirms_a_spot(screen):
-                return _screen_png(view, screen, names, lambda: self._board(key, draw_board))
+                return _screen_png(
+                    view, screen, names, lambda: self._board(key, draw_board), indexed=True
+                )
             hand = _hand(view, screen)  # under the player's board, deflated once
             width = max(self._width(key, draw_board), hand.width)
             return stacked_png(self._top(key, draw_board, width), hand)

@@ -195,3 +195,52 @@ def test_a_strip_drawn_in_the_palette_is_the_mapped_strip_at_any_row() -> None:
                 mapped = to_palette(canvas.crop((0, top, width, top + height)))
                 drawn = strip_indexed(view, b.KOREAN, width, top=top)
                 assert drawn.tobytes() == mapped.tobytes(), (len(view.seats), width, top)
+
+
+def test_previews_and_confirms_drawn_in_the_palette_are_the_mapped_pictures() -> None:
+    """The numbered spots of a tunnel card (one or several choices in a cell) or of a
+    rockfall, and the chosen move (a ghosted card, a crossed-out card), drawn in the palette:
+    the very pixels of mapping the RGB pictures, with and without the strip."""
+    import random
+
+    from engine import Edition, Rockfall, apply, current_player, new_game
+    from render.board import (
+        render_confirm,
+        render_confirm_indexed,
+        render_placement_preview_indexed,
+    )
+    from render.png import to_palette
+
+    rng = random.Random(5)
+    kinds: set[tuple[str, bool]] = set()
+    for game in range(6):
+        edition = (Edition.BASE, Edition.DELUXE)[game % 2]
+        state = new_game(list(range(1, 3 + game % 5 + 1)), edition=edition, seed=40 + game)
+        for _ in range(120):
+            player = current_player(state)
+            if player is None:
+                break
+            actions = list(legal_actions(state, player))
+            view = player_view(state, player)
+            tunnels = [a for a in actions if isinstance(a, PlaceTunnel)]
+            same = [a for a in tunnels if tunnels and a.card == tunnels[0].card]
+            rocks = [a for a in actions if isinstance(a, Rockfall)]
+            for spots in (same, rocks):
+                if not spots or rng.random() < 0.7:
+                    continue
+                names = b.KOREAN if rng.random() < 0.5 else None
+                several = len({s.at for s in spots}) < len(spots)
+                kinds.add((type(spots[0]).__name__, several))
+                mapped = to_palette(render_placement_preview(view, spots, names=names))
+                drawn = render_placement_preview_indexed(view, spots, names=names)
+                assert drawn.tobytes() == mapped.tobytes(), (game, spots[:2])
+                chosen = rng.choice(spots)
+                mapped = to_palette(render_confirm(view, chosen, names=names))
+                assert (
+                    render_confirm_indexed(view, chosen, names=names).tobytes() == mapped.tobytes()
+                )
+            after = apply(state, player, rng.choice(actions)).state
+            if after.round != state.round:
+                break
+            state = after
+    assert {("PlaceTunnel", False), ("PlaceTunnel", True), ("Rockfall", False)} <= kinds
