@@ -225,7 +225,8 @@ def test_previews_and_confirms_drawn_in_the_palette_are_the_mapped_pictures() ->
             tunnels = [a for a in actions if isinstance(a, PlaceTunnel)]
             same = [a for a in tunnels if tunnels and a.card == tunnels[0].card]
             rocks = [a for a in actions if isinstance(a, Rockfall)]
-            for spots in (same, rocks):
+            groups: tuple[list[PlaceTunnel] | list[Rockfall], ...] = (same, rocks)
+            for spots in groups:
                 if not spots or rng.random() < 0.7:
                     continue
                 names = b.KOREAN if rng.random() < 0.5 else None
@@ -234,7 +235,7 @@ def test_previews_and_confirms_drawn_in_the_palette_are_the_mapped_pictures() ->
                 mapped = to_palette(render_placement_preview(view, spots, names=names))
                 drawn = render_placement_preview_indexed(view, spots, names=names)
                 assert drawn.tobytes() == mapped.tobytes(), (game, spots[:2])
-                chosen = rng.choice(spots)
+                chosen: PlaceTunnel | Rockfall = spots[rng.randrange(len(spots))]
                 mapped = to_palette(render_confirm(view, chosen, names=names))
                 assert (
                     render_confirm_indexed(view, chosen, names=names).tobytes() == mapped.tobytes()
