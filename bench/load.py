@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import random
 import re
 import shutil
 import socket
@@ -54,10 +55,20 @@ from emulator import EmulatorState, Faults, Message, RateLimits, User
 from emulator.server import BotApiEmulator, update_chat
 from tests.haproxy import haproxy
 from tests.redis_cluster import LocalCluster
-from tgbot.buttons import ConfirmDiscard, StartDiscard, StartGame, ToggleDiscard
+from tgbot.buttons import (
+    Back,
+    ConfirmDiscard,
+    ConfirmSpot,
+    PickCard,
+    PickSpot,
+    StartDiscard,
+    StartGame,
+    ToggleDiscard,
+)
 from tgbot.callback import decode
 from tgbot.i18n import LANGUAGES, Texts, texts
 from tgbot.keys import DEFAULT_PREFIX, shard_of
+from tgbot.menu_types import BLOCKED
 from tgbot.redis_client import RedisClient, open_redis
 from tgbot.redis_store import RedisStore
 
@@ -434,20 +445,92 @@ async def board_after(
 
 
 async def play(
-    emu: BotApiEmulator, redis_url: str, users: list[User], chat: int, moves: int, fig: Figures
+    emu: BotApiEmulator,
+    redis_url: str,
+    users: list[User],
+    chat: int,
+    moves: int,
+    fig: Figures,
+    dig: bool = False,
 ) -> None:
-    """`moves` discards of one game, one tap in flight; a wait that times out prints what the
-    game's players and group were last sent and what its record says (`diagnose`)."""
+    """`moves` discards of one game (`dig`: tunnels where a card can go), one tap in flight; a
+    wait that times out prints what the game's players and group were last sent and what its
+    record says (`diagnose`)."""
     try:
-        await _play(emu, users, chat, moves, fig)
+        await _play(emu, users, chat, moves, fig, dig)
     except TimeoutError as exc:
         print(await diagnose(emu, redis_url, users, chat, str(exc) or "a wait timed out"))
         raise
 
 
+async def changed(emu: BotApiEmulator, user: User, before: tuple[int, int]) -> Message:
+    """The user's newest hand message once it differs from `before` (a new screen)."""
+
+    def ready() -> Message | None:
+        photos = bot_photos(emu, user.id)
+        if not photos or (photos[-1].message_id, len(photos[-1].history)) == before:
+            return None
+        return photos[-1]
+
+    try:
+        found: Message = await emu.wait_for(ready, timeout=60)
+    except TimeoutError:
+        raise TimeoutError(f"{user.first_name}'s hand did not change within 60 s") from None
+    return found
+
+
+def _state(message: Message) -> tuple[int, int]:
+    return message.message_id, len(message.history)
+
+
+def _labelled(message: Message) -> list[tuple[object, str, str]]:
+    """(command, data, label) of a message's callback buttons."""
+    markup = message.content.reply_markup or {}
+    return [
+        (decode(b["callback_data"]), b["callback_data"], b.get("text", ""))
+        for row in markup.get("inline_keyboard", [])
+        for b in row
+        if "callback_data" in b
+    ]
+
+
+async def dig_tap(
+    emu: BotApiEmulator, user: User, hand: Message, fig: Figures, rng: random.Random
+) -> tuple[Message, str] | None:
+    """Play a tunnel card at one of its spots, as a player picks from the previews: each card
+    not marked unplayable is tried in turn (an action card's menu is left by Back); the hand
+    before the confirm tap and its data, or None (the hand shown again) when no card has a spot."""
+    cards = [d for c, d, label in _labelled(hand) if isinstance(c, PickCard)]
+    cards = [
+        d
+        for c, d, label in _labelled(hand)
+        if isinstance(c, PickCard) and not label.startswith(BLOCKED)
+    ]
+    for data in cards:
+        before = _state(hand)
+        await tap(emu, user, hand, data, fig)
+        hand = await changed(emu, user, before)
+        spots = [d for c, d, _ in _labelled(hand) if isinstance(c, PickSpot)]
+        if spots:
+            before = _state(hand)
+            await tap(emu, user, hand, rng.choice(spots), fig)
+            hand = await changed(emu, user, before)
+        confirm = [d for c, d, _ in _labelled(hand) if isinstance(c, ConfirmSpot)]
+        if confirm:
+            return hand, confirm[0]
+        back = [d for c, d, _ in _labelled(hand) if isinstance(c, Back)]
+        if not back:
+            return None
+        before = _state(hand)
+        await tap(emu, user, hand, back[0], fig)
+        hand = await live(emu, user, StartDiscard, before)
+    return None
+
+
 async def _play(
-    emu: BotApiEmulator, users: list[User], chat: int, moves: int, fig: Figures
+    emu: BotApiEmulator, users: list[User], chat: int, moves: int, fig: Figures, dig: bool
 ) -> None:
+    rng = random.Random(chat)
     for _ in range(moves):
 
         def to_act() -> tuple[User, Message] | None:
@@ -463,15 +546,21 @@ async def _play(
             user, hand = await emu.wait_for(to_act, timeout=60)
         except TimeoutError:
             raise TimeoutError(f"chat {chat}: no hand offered a move within 60 s") from None
-        (start_discard,) = [d for d in callbacks(hand) if isinstance(decode(d), StartDiscard)]
-        before = (hand.message_id, len(hand.history))
-        await tap(emu, user, hand, start_discard, fig)
-        hand = await live(emu, user, ToggleDiscard, before)  # (its timeout names the user)
-        toggle = next(d for d in callbacks(hand) if isinstance(decode(d), ToggleDiscard))
-        before = (hand.message_id, len(hand.history))
-        await tap(emu, user, hand, toggle, fig)
-        hand = await live(emu, user, ConfirmDiscard, before)
-        confirm = next(d for d in callbacks(hand) if isinstance(decode(d), ConfirmDiscard))
+        dug = await dig_tap(emu, user, hand, fig, rng) if dig else None
+        if dug is not None:
+            hand, confirm = dug
+        else:
+            if dig:  # no card had a spot: the hand, shown again, offers the discard
+                hand = bot_photos(emu, user.id)[-1]
+            (start_discard,) = [d for d in callbacks(hand) if isinstance(decode(d), StartDiscard)]
+            before = (hand.message_id, len(hand.history))
+            await tap(emu, user, hand, start_discard, fig)
+            hand = await live(emu, user, ToggleDiscard, before)  # (its timeout names the user)
+            toggle = next(d for d in callbacks(hand) if isinstance(decode(d), ToggleDiscard))
+            before = (hand.message_id, len(hand.history))
+            await tap(emu, user, hand, toggle, fig)
+            hand = await live(emu, user, ConfirmDiscard, before)
+            confirm = next(d for d in callbacks(hand) if isinstance(decode(d), ConfirmDiscard))
         before = (hand.message_id, len(hand.history))
         shows = hand_shows(hand)  # the deck before the discard; one card is drawn after it
         started = time.perf_counter()
@@ -494,7 +583,10 @@ async def _play(
         def shown_moved(u: User = user, seen: tuple[int, int] = before) -> bool:
             m = bot_photos(emu, u.id)[-1]
             return (m.message_id, len(m.history)) != seen and not any(
-                isinstance(decode(d), StartDiscard | ConfirmDiscard | ToggleDiscard)
+                isinstance(
+                    decode(d),
+                    StartDiscard | ConfirmDiscard | ToggleDiscard | ConfirmSpot | PickSpot,
+                )
                 for d in callbacks(m)
             )
 
@@ -692,7 +784,7 @@ async def measure(
         watching = [asyncio.create_task(watch_redis(n, sent)) for n in nodes if args.trips]
         started = time.perf_counter()
         await asyncio.gather(
-            *(play(emu, redis_url, users, chat, args.moves, fig) for users, chat in games)
+            *(play(emu, redis_url, users, chat, args.moves, fig, args.dig) for users, chat in games)
         )
         for watcher in watching:
             watcher.cancel()
@@ -816,6 +908,12 @@ def main() -> None:
         "--trips",
         action="store_true",
         help="count the commands clients send, by name (MONITOR: slower)",
+    )
+    parser.add_argument(
+        "--dig",
+        action="store_true",
+        help="players lay tunnel cards where one can go (a preview, a spot, a confirm), else "
+        "discard",
     )
     parser.add_argument(
         "--bot-rate",
