@@ -11,6 +11,7 @@ from functools import lru_cache
 from PIL import Image
 
 from . import style as st
+from .png import palette
 
 Ink = st.RGB | int  # a colour as a picture's mode draws it: RGB, or a palette index
 
@@ -22,8 +23,6 @@ def rgb(colour: st.RGB) -> Ink:
 
 def mapped(image: Image.Image) -> Image.Image:
     """An RGB picture mapped to the palette (as `png.to_palette` maps it)."""
-    from .png import palette  # fitted to the pictures' pieces, which import this module
-
     return image.quantize(palette=palette(), dither=Image.Dither.NONE)
 
 

@@ -22,7 +22,7 @@ from PIL import Image
 from engine import Card, spec
 
 from . import style as st
-from .hand import hand_card
+from .faces import hand_card
 from .icons import Icon, badge, icon
 from .tiles import CHOSEN, card_tile, ghost_tile, goal_back
 

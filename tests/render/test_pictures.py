@@ -93,7 +93,8 @@ def test_a_blocked_cards_marks_stay_on_that_card() -> None:
     it changes: the hatching stopped at the card to its left, not at its own edge, before."""
     from PIL import ImageChops
 
-    from render.hand import CARD, GAP, PAD
+    from render.faces import CARD
+    from render.hand import GAP, PAD
 
     cards = [Card.CROSS, Card.MAP, Card.T_NEW, Card.BREAK_CART, Card.STRAIGHT_EW]
     plain = render_hand(cards, highlight=2)
