@@ -13,8 +13,9 @@ from engine import BoardView, Card, Coord, PlaceTunnel, PlayerView, PublicView, 
 
 from . import icons
 from . import style as st
-from .indexed import Ink, blank, index, mapped, rgb
+from .indexed import Ink, blank, index, rgb
 from .labels import column_label, row_label
+from .png import to_palette
 from .strip import draw_strip, strip_height, strip_indexed
 from .tiles import CHOSEN, card_tile, ghost_tile, goal_back
 
@@ -155,7 +156,7 @@ def _draw_last(
             box = (x + off, y + off, x + off + rubble.width, y + off + rubble.height)
             under = canvas.crop(box).convert("RGB")
             under.paste(rubble, (0, 0), rubble)
-            canvas.paste(mapped(under), box[:2])
+            canvas.paste(to_palette(under), box[:2])
         else:
             canvas.paste(rubble, (x + off, y + off), rubble)
     _frame(canvas, lay, board.last_at, ink(st.HIGHLIGHT), max(2, lay.cell // 14))
@@ -232,7 +233,7 @@ def _overlay(
     if under is not None:
         region.paste(under, (x - ox, y - oy))
     draw(region, x - ox, y - oy)
-    canvas.paste(mapped(region.crop((x - ox, y - oy, x - ox + c, y - oy + c))), (x, y))
+    canvas.paste(to_palette(region.crop((x - ox, y - oy, x - ox + c, y - oy + c))), (x, y))
 
 
 def _tile_at(board: BoardView, at: Coord, c: int) -> Image.Image | None:
@@ -252,18 +253,18 @@ def _margins(lay: Layout) -> tuple[Image.Image, Image.Image]:
     (the same from move to move while the maze keeps its frame)."""
     rgb = Image.new("RGB", (lay.width, lay.height), st.BACKGROUND)
     _draw_grid(rgb, lay)
-    above = mapped(rgb.crop((0, 0, lay.width, lay.top)))
-    return above, mapped(rgb.crop((0, lay.top, lay.left, lay.height)))
+    above = to_palette(rgb.crop((0, 0, lay.width, lay.top)))
+    return above, to_palette(rgb.crop((0, lay.top, lay.left, lay.height)))
 
 
 @lru_cache(maxsize=1024)
 def _tile_indexed(card: Card, rotated: bool, cell: int) -> Image.Image:
-    return mapped(card_tile(card, rotated, cell))
+    return to_palette(card_tile(card, rotated, cell))
 
 
 @lru_cache(maxsize=64)
 def _goal_indexed(cell: int, seen: Card | None) -> Image.Image:
-    return mapped(goal_back(cell, seen))
+    return to_palette(goal_back(cell, seen))
 
 
 def render_board_indexed(
@@ -473,4 +474,4 @@ def render_confirm_indexed(
 
 @lru_cache(maxsize=256)
 def _ghost_indexed(card: Card, rotated: bool, cell: int) -> Image.Image:
-    return mapped(ghost_tile(card, rotated, cell, CHOSEN))
+    return to_palette(ghost_tile(card, rotated, cell, CHOSEN))

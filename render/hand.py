@@ -12,7 +12,8 @@ from engine import Card
 from . import icons
 from . import style as st
 from .faces import CARD, hand_card
-from .indexed import Ink, blank, index, mapped, rgb
+from .indexed import Ink, blank, index, rgb
+from .png import to_palette
 
 PAD = 12
 GAP = 12
@@ -111,11 +112,11 @@ def render_hand_indexed(
             (x0, y0, x1, y1) = frame
             below.rectangle((x0, y0 - top, x1, y1 - top), outline=st.HIGHLIGHT, width=w)
         _number(numbers, i, x, 0, chosen=i - 1 == highlight, dim=i - 1 in blocked)
-    image.paste(mapped(numbers), (0, top))
+    image.paste(to_palette(numbers), (0, top))
     return image
 
 
 @lru_cache(maxsize=256)
 def _card_indexed(card: Card, turned: bool) -> Image.Image:
     """A held card mapped to the palette."""
-    return mapped(hand_card(card, turned=turned))
+    return to_palette(hand_card(card, turned=turned))

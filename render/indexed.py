@@ -11,7 +11,7 @@ from functools import lru_cache
 from PIL import Image
 
 from . import style as st
-from .png import palette
+from .png import to_palette
 
 Ink = st.RGB | int  # a colour as a picture's mode draws it: RGB, or a palette index
 
@@ -21,15 +21,10 @@ def rgb(colour: st.RGB) -> Ink:
     return colour
 
 
-def mapped(image: Image.Image) -> Image.Image:
-    """An RGB picture mapped to the palette (as `png.to_palette` maps it)."""
-    return image.quantize(palette=palette(), dither=Image.Dither.NONE)
-
-
 @lru_cache(maxsize=64)
 def index(colour: st.RGB) -> int:
     """The palette index a colour maps to."""
-    pixel = mapped(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+    pixel = to_palette(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
     if not isinstance(pixel, int | float):
         raise TypeError(f"a palette pixel is an index, not {pixel!r}")
     return int(pixel)
@@ -38,7 +33,7 @@ def index(colour: st.RGB) -> int:
 @lru_cache(maxsize=1)
 def _colours() -> tuple[int, ...]:
     """The colours a picture mapped to the palette carries (as mapping gives them)."""
-    return tuple(mapped(Image.new("RGB", (1, 1))).getpalette() or [])
+    return tuple(to_palette(Image.new("RGB", (1, 1))).getpalette() or [])
 
 
 def blank(size: tuple[int, int], colour: st.RGB) -> Image.Image:

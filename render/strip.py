@@ -13,7 +13,8 @@ from engine import Card, Edition, PublicView, SeatView, Tool
 
 from . import style as st
 from .icons import Icon, badge, icon
-from .indexed import blank, mapped
+from .indexed import blank
+from .png import to_palette
 
 _TOOL_ICONS = {Tool.PICKAXE: Icon.PICKAXE, Tool.LANTERN: Icon.LANTERN, Tool.CART: Icon.CART}
 ROUNDS = 3
@@ -99,19 +100,31 @@ MARKER = 1.75  # a marker's side, in units of the strip's font size (a hand's ic
 ROW = 2.1  # a chip row's height, in the same units
 
 
-def _chip(
-    canvas: Image.Image,
-    seat: SeatView,
-    name: str,
-    box: tuple[int, int, int, int],
-    *,
-    turn: bool,
-    target: bool,
-    gold: int | None,
-    f: int,
-) -> None:
+@dataclass(frozen=True, slots=True)
+class _Chip:
+    """One player's chip as drawn: what it shows and its box."""
+
+    seat: SeatView
+    name: str
+    box: tuple[int, int, int, int]
+    turn: bool
+    target: bool
+    gold: int | None
+    f: int
+
+
+def _chip(canvas: Image.Image, chip: _Chip) -> None:
     """One player: turn marker, cards in hand, name, then what lies in front of them; the
     player the last move's card was played on is framed like the board's last move."""
+    seat, name, box, turn, target, gold, f = (
+        chip.seat,
+        chip.name,
+        chip.box,
+        chip.turn,
+        chip.target,
+        chip.gold,
+        chip.f,
+    )
     x0, y0, x1, y1 = box
     draw = ImageDraw.Draw(canvas)
     draw.rectangle(box, fill=st.CHIP_TURN if turn else st.CHIP)
@@ -151,19 +164,6 @@ def _chip(
         x += w + gap
 
 
-@dataclass(frozen=True, slots=True)
-class _Chip:
-    """One player's chip as drawn: what it shows and its box."""
-
-    seat: SeatView
-    name: str
-    box: tuple[int, int, int, int]
-    turn: bool
-    target: bool
-    gold: int | None
-    f: int
-
-
 def _chips(view: PublicView, names: Mapping[int, str], width: int, y: int) -> list[_Chip]:
     """The players' chips of a strip `width` wide whose chip rows start at pixel row `y`."""
     f = _unit(width)
@@ -185,19 +185,6 @@ def _chips(view: PublicView, names: Mapping[int, str], width: int, y: int) -> li
     return chips
 
 
-def _draw_chip(canvas: Image.Image, chip: _Chip) -> None:
-    _chip(
-        canvas,
-        chip.seat,
-        chip.name,
-        chip.box,
-        turn=chip.turn,
-        target=chip.target,
-        gold=chip.gold,
-        f=chip.f,
-    )
-
-
 def draw_strip(
     canvas: Image.Image, view: PublicView, names: Mapping[int, str], *, top: int
 ) -> None:
@@ -209,7 +196,7 @@ def draw_strip(
     y = top + f // 2
     _info_row(canvas, view, f, y, row)
     for chip in _chips(view, names, width, y + row):
-        _draw_chip(canvas, chip)
+        _chip(canvas, chip)
 
 
 def strip_indexed(
@@ -227,7 +214,7 @@ def strip_indexed(
     odd = top % 2
     info = Image.new("RGB", (width, odd + f // 2 + row), st.STRIP)
     _info_row(info, view, f, odd + f // 2, row)
-    canvas.paste(mapped(info.crop((0, odd, width, info.height))), (0, 0))
+    canvas.paste(to_palette(info.crop((0, odd, width, info.height))), (0, 0))
     for chip in _chips(view, names, width, top + f // 2 + row):
         x0, y0, _, _ = chip.box
         canvas.paste(_chip_indexed(chip), (x0, y0 - top))
@@ -241,5 +228,5 @@ def _chip_indexed(chip: _Chip) -> Image.Image:
     x0, y0, x1, y1 = chip.box
     odd = y0 % 2
     image = Image.new("RGB", (x1 - x0 + 1, y1 - y0 + 1 + odd), st.STRIP)
-    _draw_chip(image, dataclasses.replace(chip, box=(0, odd, x1 - x0, y1 - y0 + odd)))
-    return mapped(image.crop((0, odd, image.width, image.height)))
+    _chip(image, dataclasses.replace(chip, box=(0, odd, x1 - x0, y1 - y0 + odd)))
+    return to_palette(image.crop((0, odd, image.width, image.height)))
