@@ -1,4 +1,4 @@
-"""Pictures for the group come from the public view only: hidden cards never change a byte."""
+"""Pictures for the group come from the public view only: hidden cards never change a pixel."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from engine.model import Goal
 from render import render_board, render_private_board, to_png
 
 from . import boards as b
+from .pngs import decoded
 
 
 def _hidden_cards_changed(state: GameState) -> GameState:
@@ -34,12 +35,12 @@ def _hidden_cards_changed(state: GameState) -> GameState:
 
 @pytest.mark.rule("privacy.roles", "privacy.hands")
 def test_hidden_cards_do_not_change_the_group_picture() -> None:
-    """Two games that differ only in hidden cards give byte-identical group boards."""
+    """Two games that differ only in hidden cards give pixel-identical group boards."""
     for state in (b.base(), b.dug(b.base(seed=3), 12, seed=3), b.dug(b.deluxe(seed=4), 10, 4)):
         other = _hidden_cards_changed(state)
         assert [g.card for g in other.goals] != [g.card for g in state.goals]
-        mine = to_png(render_board(public_view(state), names=b.NAMES))
-        theirs = to_png(render_board(public_view(other), names=b.NAMES))
+        mine = decoded(to_png(render_board(public_view(state), names=b.NAMES)))
+        theirs = decoded(to_png(render_board(public_view(other), names=b.NAMES)))
         assert mine == theirs
 
 
@@ -49,9 +50,9 @@ def test_a_peek_shows_only_on_the_peeking_players_board() -> None:
     state = b.board(b.base(), b.GOLD_REACHED.replace("$", "?$"))
     peeked = tuple(((8, 0),) if p == 1 else () for p in state.players)
     state = dataclasses.replace(state, peeked=peeked, cache={})
-    group = to_png(render_board(public_view(state), names=b.NAMES))
-    assert to_png(render_private_board(player_view(state, 2), names=b.NAMES)) == group
-    assert to_png(render_private_board(player_view(state, 1), names=b.NAMES)) != group
+    group = decoded(to_png(render_board(public_view(state), names=b.NAMES)))
+    assert decoded(to_png(render_private_board(player_view(state, 2), names=b.NAMES))) == group
+    assert decoded(to_png(render_private_board(player_view(state, 1), names=b.NAMES))) != group
 
 
 @pytest.mark.rule("privacy.map")
@@ -62,8 +63,8 @@ def test_the_peeked_goal_marked_as_the_last_move_shows_nothing_of_it_to_the_grou
     peeked = tuple(((8, 0),) if p == 1 else () for p in state.players)
     state = dataclasses.replace(state, peeked=peeked, last_at=(8, 0), cache={})
     other = _hidden_cards_changed(state)
-    group = to_png(render_board(public_view(state), names=b.NAMES))
-    assert to_png(render_board(public_view(other), names=b.NAMES)) == group
+    group = decoded(to_png(render_board(public_view(state), names=b.NAMES)))
+    assert decoded(to_png(render_board(public_view(other), names=b.NAMES))) == group
     unmarked = dataclasses.replace(state, last_at=None, cache={})
-    assert to_png(render_board(public_view(unmarked), names=b.NAMES)) != group
-    assert to_png(render_private_board(player_view(state, 1), names=b.NAMES)) != group
+    assert decoded(to_png(render_board(public_view(unmarked), names=b.NAMES))) != group
+    assert decoded(to_png(render_private_board(player_view(state, 1), names=b.NAMES))) != group
