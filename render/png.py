@@ -10,9 +10,9 @@ costs the encoding of its hand alone.
 
 The same picture decodes to the same pixels and palette, always; its bytes are the same nearly
 always. ISA-L may, on rare occasions, pick other matches for the same rows (seen in a CI run, and
-in about 1 of 4,000 deflations of one board in a loop; each stream decoded to the same rows), so
-a picture drawn again may go up to Telegram once more instead of reusing its file id: harmless,
-and nothing compares pictures drawn apart by their bytes.
+once in about 35,000 deflations of one board in loops here), so a picture drawn again may go up
+to Telegram once more instead of reusing its file id: harmless, and nothing compares pictures
+drawn apart by their bytes.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What a PNG decodes to. Two deflations of the same rows by ISA-L give the same pixels but, on
-rare occasions, other bytes (seen in a CI run and in about 1 of 4,000 deflations of one board),
+rare occasions, other bytes (seen in a CI run, and once in about 35,000 deflations of a board),
 so pictures drawn apart are compared by what they decode to, never by their bytes."""
 
 from __future__ import annotations
