@@ -18,7 +18,6 @@ drawn apart by their bytes.
 from __future__ import annotations
 
 import struct
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -35,6 +34,8 @@ from .tiles import CHOSEN, card_tile, ghost_tile, goal_back
 # Deflated by ISA-L (`isal`), level 1: on these flat palette pictures (boards and hands) about
 # a seventh of zlib level 3's time for 5% fewer bytes (zlib level 6: 2.5 times level 3's time,
 # 22% fewer bytes than it). Any inflater reads the stream: a 32 KB window, standard blocks.
+# The checksums are ISA-L's too (the same values as zlib's): adler32 of a board's rows 227 -> 46
+# us, the CRC of its chunk 192 -> 15 us for 800 KB.
 COMPRESS_LEVEL = 1
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ZLIB_HEADER = b"\x78\x5e"  # deflate, 32 KB window, a fast level (informative only)
@@ -148,14 +149,14 @@ def rows_of(image: Image.Image, width: int, *, fill: int) -> Rows:
         raise ValueError(f"a picture {indexed.width} wide in rows {width} wide")
     raw = _raw(indexed, width, fill)
     deflated = _deflate(raw, last=False)
-    return Rows(width, indexed.height, fill, deflated, zlib.adler32(raw), _palette_of(indexed))
+    return Rows(width, indexed.height, fill, deflated, isal_zlib.adler32(raw), _palette_of(indexed))
 
 
 def with_gap(rows: Rows, gap: int) -> Rows:
     """`rows` and `gap` rows of their fill under them."""
     raw = (b"\x00" + bytes([rows.fill]) * rows.width) * gap
     deflated = rows.deflated + _deflate(raw, last=False)
-    adler = zlib.adler32(raw, rows.adler)
+    adler = isal_zlib.adler32(raw, rows.adler)
     return Rows(rows.width, rows.height + gap, rows.fill, deflated, adler, rows.palette)
 
 
@@ -175,7 +176,7 @@ def stacked_png(above: Rows, image: Image.Image) -> bytes:
     raw = _raw(indexed, above.width, above.fill)
     stream = above.deflated + _deflate(raw, last=True)
     height = above.height + indexed.height
-    return _png(above.palette, above.width, height, stream, zlib.adler32(raw, above.adler))
+    return _png(above.palette, above.width, height, stream, isal_zlib.adler32(raw, above.adler))
 
 
 def _palette_of(image: Image.Image) -> bytes:
@@ -201,7 +202,7 @@ def _deflate(raw: bytes, *, last: bool) -> bytes:
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    crc = zlib.crc32(data, zlib.crc32(kind))
+    crc = isal_zlib.crc32(data, isal_zlib.crc32(kind))
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
 
