@@ -711,6 +711,8 @@ class Measured:
     kernel: float
     redis: Counter[str]  # commands by name
     reads: int  # read events Redis processed: about one per round trip
+    here: float  # CPU seconds of this process (the emulator and the players)
+    redis_cpu: float  # CPU seconds of the Redis servers
     memory: int  # bytes of every key at the end
     sent: Counter[str]  # commands clients sent (--trips)
     calls: Counter[str]  # Bot API calls by method
@@ -778,6 +780,7 @@ async def measure(
         sys0 = sum(cpu_split(proc.pid)[1] for proc in procs)
         commands0, _ = await redis_figures(nodes)
         reads0 = await redis_reads(nodes)
+        here0, redis_cpu0 = time.process_time(), await redis_cpu(nodes)
         calls0, uploads0 = emu.calls.copy(), state.photo_uploads
         counters0 = await bot_counters(bots)
         sent: Counter[str] = Counter()
@@ -798,6 +801,7 @@ async def measure(
         with contextlib.suppress(ValueError):  # (no boards awaited)
             await asyncio.wait(tasks, timeout=max(0.0, last + OLD_WAIT - time.perf_counter()))
         reads = await redis_reads(nodes) - reads0
+        here, spent_by_redis = time.process_time() - here0, await redis_cpu(nodes) - redis_cpu0
         cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu0
         kernel = sum(cpu_split(proc.pid)[1] for proc in procs) - sys0
         commands, memory = await redis_figures(nodes)
@@ -810,6 +814,8 @@ async def measure(
             kernel=kernel,
             redis=commands - commands0,
             reads=reads,
+            here=here,
+            redis_cpu=spent_by_redis,
             memory=memory,
             sent=sent,
             calls=emu.calls - calls0,
@@ -842,6 +848,14 @@ def report(args: argparse.Namespace, m: Measured) -> None:
     print(f", {fig.untold} made with the deck empty)")
     print(f"bot CPU per move (ms)          {1000 * m.cpu / moves:8.1f}  (all processes", end="")
     print(f"; {1000 * m.kernel / moves:.1f} of it in the kernel)")
+    share = (m.cpu + m.here + m.redis_cpu) / moves
+    print(
+        f"machine CPU per move (ms)      {1000 * share:8.1f}  (the bot {1000 * m.cpu / moves:.1f}",
+        end="",
+    )
+    print(f", the emulator and players {1000 * m.here / moves:.1f}", end="")
+    print(f", Redis {1000 * m.redis_cpu / moves:.1f}: {os.cpu_count()} cores", end="")
+    print(f" hold {(os.cpu_count() or 1) / share:.0f} moves/s at most)")
     redis = m.redis
     redis -= Counter({"info": 1, "scan": redis["scan"], "memory|usage": redis["memory|usage"]})
     print(f"Redis commands per move        {redis.total() / moves:8.1f}  ", end="")
@@ -860,6 +874,19 @@ def report(args: argparse.Namespace, m: Measured) -> None:
     print("bot counters per move          ", end="")
     counted = m.counters.items()
     print(", ".join(f"{k.removeprefix('saboteur_')} {v / moves:.2f}" for k, v in counted))
+
+
+async def redis_cpu(urls: list[str]) -> float:
+    """CPU seconds (user and system) every master has used so far."""
+    total = 0.0
+    for url in urls:
+        client = Redis.from_url(url)
+        try:
+            info = await client.info("cpu")
+            total += float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+        finally:
+            await client.aclose()
+    return total
 
 
 async def redis_reads(urls: list[str]) -> int:
