@@ -13,7 +13,7 @@ from typing import Any, TypedDict, TypeVar
 import aiohttp
 from aiohttp import web
 
-from emulator import botapi, errors
+from emulator import botapi, errors, multipart
 from emulator.control import add_control_routes
 from emulator.errors import ApiError, bad_request
 from emulator.faults import (
@@ -560,7 +560,9 @@ def _phrase(response: aiohttp.ClientResponse) -> str:
 async def _read_params(request: web.Request) -> Params:
     values: dict[str, object] = dict(request.query)
     if request.method == "POST" and request.body_exists:
-        if request.content_type == "application/json":
+        header = request.headers.get(aiohttp.hdrs.CONTENT_TYPE, "")
+        kind = multipart.media_type(header)
+        if kind == "application/json":
             try:
                 body = await request.json()
             except ValueError:
@@ -568,13 +570,30 @@ async def _read_params(request: web.Request) -> Params:
             if not isinstance(body, dict):
                 raise bad_request("can't parse JSON encoded request")
             values.update(body)
+        elif kind == "multipart/form-data":
+            values.update(_fields(await request.read(), header))
         else:
-            form = await request.post()
-            for name, value in form.items():
-                if isinstance(value, web.FileField):
-                    values[name] = UploadedFile(
-                        value.filename, value.content_type, value.file.read()
-                    )
-                else:
-                    values[name] = value
+            values.update(await request.post())
     return Params(values)
+
+
+def _fields(body: bytes, content_type: str) -> dict[str, object]:
+    """A multipart body's fields: files as uploads, text decoded (the last of a name wins)."""
+    try:
+        parts = multipart.parse(body, content_type)
+    except multipart.MalformedBody:
+        raise bad_request("can't parse multipart/form-data request") from None
+    values: dict[str, object] = {}
+    for part in parts:
+        if part.filename:
+            kind = part.content_type or "application/octet-stream"
+            values[part.name] = UploadedFile(part.filename, kind, part.data)
+        elif part.content_type is None or part.content_type.lower().startswith("text/"):
+            charset = multipart.charset_of(part.content_type) or "utf-8"
+            try:
+                values[part.name] = part.data.decode(charset)
+            except (LookupError, UnicodeDecodeError):
+                raise bad_request("strings must be encoded in UTF-8") from None
+        else:
+            values[part.name] = part.data
+    return values
