@@ -921,6 +921,12 @@ def _ms(values: list[float], q: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10)
+    parser.add_argument(
+        "--loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the event loop of the emulator and the players (the bot's is its EVENT_LOOP)",
+    )
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--moves", type=int, default=10, help="discards per game")
     parser.add_argument("--latency", type=float, default=150.0, help="ms per Bot API call")
@@ -953,7 +959,14 @@ def main() -> None:
     parser.add_argument("--haproxy", action="store_true", help="haproxy even for one process")
     parser.add_argument("--cluster", action="store_true", help="a local Redis Cluster")
     parser.add_argument("--logs", help="keep the bot processes' logs in this folder")
-    asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    factory = None
+    if args.loop == "uvloop":
+        import uvloop  # the bot's own default loop (EVENT_LOOP)
+
+        factory = uvloop.new_event_loop
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(run(args))
 
 
 if __name__ == "__main__":

@@ -67,7 +67,15 @@ class FormattedText:
 
 def utf16_len(text: str) -> int:
     """The length of `text` in UTF-16 code units, the unit of entity offsets."""
-    return len(text.encode("utf-16-le")) // 2
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+def _plain_run_end(source: str, start: int) -> int:
+    """Where the plain text from `start` ends: at the next `&` or `<`, or the source's end."""
+    amp, tag = source.find("&", start), source.find("<", start)
+    if amp < 0:
+        return len(source) if tag < 0 else tag
+    return amp if tag < 0 else min(amp, tag)
 
 
 def parse_html(source: str) -> FormattedText:
@@ -190,8 +198,9 @@ class _HtmlParser:
                 else:
                     self._start_tag()
                 continue
-            self._emit(char)
-            self.pos += 1
+            end = _plain_run_end(source, self.pos + 1)  # the text up to the next & or <
+            self._emit(source[self.pos : end])
+            self.pos = end
         if self.stack:
             raise self._error(
                 f'Can\'t find end tag corresponding to start tag "{self.stack[-1].name}"'
