@@ -11,6 +11,7 @@ from types import TracebackType
 from typing import Any, TypedDict, TypeVar
 
 import aiohttp
+import orjson
 from aiohttp import web
 
 from emulator import botapi, errors, multipart
@@ -313,7 +314,7 @@ class BotApiEmulator:
             return _error_response(error)
         if fault is not None:
             fault.carried(result, params)
-        return web.json_response({"ok": True, "result": result})
+        return _json({"ok": True, "result": result})
 
     async def _with_faults(self, request: web.Request, method: str, params: Params) -> web.Response:
         """Answer one call under the fault plan: latency first, then the fault drawn, if any."""
@@ -537,7 +538,14 @@ def update_chat(update: JsonDict) -> int | None:
 
 
 def _error_response(error: ApiError) -> web.Response:
-    return web.json_response(error.to_json(), status=error.error_code)
+    return _json(error.to_json(), status=error.error_code)
+
+
+def _json(payload: object, status: int = 200) -> web.Response:
+    """A JSON answer, encoded by orjson (compact, UTF-8, as Telegram's): the standard library's
+    encoder was the emulator's largest cost after reading uploads."""
+    body = orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
+    return web.Response(body=body, status=status, content_type="application/json")
 
 
 def _drop(request: web.Request) -> web.Response:
