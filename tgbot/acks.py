@@ -84,7 +84,13 @@ class HandleThenAnswer:
 
     async def _handle(self, update: Update, uid: int) -> None:
         """Handle an update this process began, then mark it handled (or let go of it)."""
-        keeper = asyncio.create_task(self._keep(uid))
+        # The hold is renewed from a third of it on; most updates are handled long before, so
+        # only a timer is armed (a task that sleeps cost every update a task and its wake-up).
+        keepers: list[asyncio.Task[None]] = []
+        pause = self.ledger.hold_ms / 3000
+        timer = asyncio.get_running_loop().call_later(
+            pause, lambda: keepers.append(asyncio.create_task(self._keep(uid, pause)))
+        )
         try:
             with handling_update():  # its deliveries go on their own (`detached`), if so set
                 coroutine: Awaitable[Any] = self.app.process_update(update)
@@ -93,7 +99,9 @@ class HandleThenAnswer:
             await self._let_go(uid)
             raise
         finally:
-            keeper.cancel()
+            timer.cancel()
+            for keeper in keepers:
+                keeper.cancel()
         if uid in self.passing:  # Redis went away: told so, not handled; it may come again
             self.passing.discard(uid)
             await self._let_go(uid)
@@ -119,17 +127,16 @@ class HandleThenAnswer:
             game_id=game if isinstance(game, str) and is_game_id(game) else None,
         )
 
-    async def _keep(self, update_id: int) -> None:
-        """Renew the hold on an update while it is handled."""
-        pause = self.ledger.hold_ms / 3000
+    async def _keep(self, update_id: int, pause: float) -> None:
+        """Renew the hold on an update while it is handled: now, then every `pause` seconds."""
         while True:
-            await asyncio.sleep(pause)
             try:
                 if not await self.ledger.renew(update_id):
                     log.warning("update %s: its hold was lost while handling it", update_id)
                     return
             except Exception:  # Redis away: try again at the next beat
                 log.debug("could not renew the hold on update %s", update_id)
+            await asyncio.sleep(pause)
 
     async def _let_go(self, update_id: int) -> None:
         try:

@@ -97,6 +97,8 @@ class _KeepMissing(dict[str, object]):
 
 
 def _fill(template: str, params: dict[str, object]) -> str:
+    if not params and "{" not in template and "}" not in template:
+        return template  # nothing to fill (most card and button names)
     return template.format_map(_KeepMissing(params))
 
 

@@ -161,8 +161,8 @@ class Updating:
 
     def known(self, game_id: GameId) -> GameRecord | None:
         """The record of the game this process saw last, if it kept it."""
-        known: OrderedDict[GameId, GameRecord] = self.__dict__.get("_known", OrderedDict())
-        return known.get(game_id)
+        known: OrderedDict[GameId, GameRecord] | None = self.__dict__.get("_known")
+        return None if known is None else known.get(game_id)
 
     def _ahead(self, game_id: GameId) -> GameRecord | None:
         """The game's record read ahead (`tgbot.ahead`), unless this process has seen a newer

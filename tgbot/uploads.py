@@ -31,9 +31,19 @@ class Shown:
     text: str | None
 
 
+DIGESTS_KEPT = 64  # the digests of the pictures sent last, by the bytes objects themselves
+
+
 def digest(png: bytes) -> bytes:
-    """A picture's identity: the same bytes, the same digest."""
-    return hashlib.blake2b(png, digest_size=16).digest()
+    """A picture's identity: the same bytes, the same digest. The pictures' cache hands out the
+    same bytes object for every chat that shows a picture, and an edit asks for its digest twice,
+    so the last few are kept by object (with the object, so that its id stays its own)."""
+    kept = _DIGESTS.get(id(png))
+    if kept is not None and kept[0] is png:
+        return kept[1]
+    value = hashlib.blake2b(png, digest_size=16).digest()
+    keep(_DIGESTS, id(png), (png, value), DIGESTS_KEPT)
+    return value
 
 
 K = TypeVar("K")
@@ -46,6 +56,9 @@ def keep(kept: OrderedDict[K, V], key: K, value: V, size: int) -> None:
     kept.move_to_end(key)
     if len(kept) > size:
         kept.popitem(last=False)
+
+
+_DIGESTS: OrderedDict[int, tuple[bytes, bytes]] = OrderedDict()
 
 
 def photo_of(message: object) -> Uploaded | None:
