@@ -12,8 +12,9 @@ its key's slot and follows a failover (MOVED) to the promoted replica. Every key
 of the bot touches one slot per command (`tgbot.keys`), so the rest of the code is the same.
 A Cluster client must answer one command (a ping) before it is used concurrently: redis-py's
 first concurrent calls can race while it learns the cluster's nodes. (Commands that open new
-connections to one node at once can still fail in the handshake, an AttributeError redis-py
-8.1 does not retry: see the README's "not done yet".)
+connections to one node at once can still fail in the handshake when the node closes one, as
+a cluster's masters did while their replicas made their first sync: an AttributeError redis-py
+8.1 does not retry; see the README's "not done yet".)
 
 With a `redis+sentinel://` URL the client is the master's that Redis Sentinel names
 (`tgbot.sentinel`): a single server to the rest of the code, which moves to the promoted replica
