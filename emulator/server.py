@@ -581,7 +581,7 @@ async def _read_params(request: web.Request) -> Params:
         elif kind == "multipart/form-data":
             values.update(_fields(await request.read(), header))
         else:
-            values.update(await request.post())
+            values.update((await request.post()).items())  # a repeated name: the last wins
     return Params(values)
 
 
