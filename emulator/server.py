@@ -239,7 +239,8 @@ class BotApiEmulator:
             if remaining <= 0:
                 raise TimeoutError(f"condition not met within {timeout} s")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), remaining)
+                async with asyncio.timeout(remaining):  # (no task made per wake-up, as wait_for)
+                    await changed.wait()
 
     async def wait_for_bot_message(
         self, chat_id: int, *, after: int = 0, timeout: float = WAIT_SECONDS
@@ -409,7 +410,8 @@ class BotApiEmulator:
             if updates or remaining <= 0 or self._closing:
                 return updates
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(changed.wait(), remaining)
+                async with asyncio.timeout(remaining):  # (no task made per wake-up, as wait_for)
+                    await changed.wait()
 
     async def _handle_file(self, request: web.Request) -> web.Response:
         if request.match_info["token"] != self.state.token:
@@ -464,7 +466,8 @@ class BotApiEmulator:
                         )
                 timeout = None if wake_at is None else max(0.0, wake_at - now)
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), timeout)
+                    async with asyncio.timeout(timeout):
+                        await changed.wait()
         finally:
             for task in busy.values():
                 task.cancel()
