@@ -37,8 +37,9 @@ def _block(image: Image.Image, x: int, y: int, ink: Callable[[st.RGB], Ink] = rg
     image.paste(card, (x, y))
 
 
-def _size(cards: Sequence[Card]) -> tuple[int, int]:
-    n = max(1, len(cards))
+def _size(count: int) -> tuple[int, int]:
+    """How big a hand of `count` cards is drawn (an empty one as wide as one card)."""
+    n = max(1, count)
     return 2 * PAD + n * CARD + (n - 1) * GAP, PAD + CARD + NUMBER_ROW
 
 
@@ -71,7 +72,7 @@ def render_hand(
     """The cards in a row, numbered 1..N; `highlight` is the index in `cards` of a chosen card,
     drawn turned by 180° when `turned` (the orientation its spots are shown in); the cards at
     the indexes `blocked` cannot be played now and are hatched with a no-entry sign."""
-    image = Image.new("RGB", _size(cards), st.STRIP)
+    image = Image.new("RGB", _size(len(cards)), st.STRIP)
     draw = ImageDraw.Draw(image)
     for i, card in enumerate(cards, start=1):
         x = PAD + (i - 1) * (CARD + GAP)
@@ -93,30 +94,53 @@ def render_hand_indexed(
     blocked: Collection[int] = (),
 ) -> Image.Image:
     """`render_hand`'s picture mapped to the pictures' palette (`png.palette`), pixel for pixel,
-    drawn in the palette: each card is mapped once (and kept), the flat marks are drawn with
-    their colours' indexes, and only the numbers' row, whose numbers are blended over the
-    strip (and the frame's foot), is drawn in RGB and mapped."""
-    size = _size(cards)
-    top = PAD + CARD
-    image = blank(size, st.STRIP)
-    numbers = Image.new("RGB", (size[0], NUMBER_ROW), st.STRIP)
-    draw, below = ImageDraw.Draw(image), ImageDraw.Draw(numbers)
+    drawn in the palette: each card (hatched or not) is mapped once and kept, the frame is
+    drawn with its colour's index, and only the numbers' row, whose numbers are blended over
+    the strip (and the frame's foot), is drawn in RGB and mapped, once for each count, choice
+    and set of unplayable cards."""
+    image = _blank(_size(len(cards))).copy()
+    draw = ImageDraw.Draw(image)
     for i, card in enumerate(cards, start=1):
         x = PAD + (i - 1) * (CARD + GAP)
-        image.paste(_card_indexed(card, turned and i - 1 == highlight), (x, PAD))
-        if i - 1 in blocked:
-            _block(image, x, PAD, index)
+        image.paste(
+            _card_indexed(card, turned and i - 1 == highlight, i - 1 in blocked), (x, PAD)
+        )
         if i - 1 == highlight:
             frame, w = _frame(x, PAD)
             draw.rectangle(frame, outline=index(st.HIGHLIGHT), width=w)
-            (x0, y0, x1, y1) = frame
-            below.rectangle((x0, y0 - top, x1, y1 - top), outline=st.HIGHLIGHT, width=w)
-        _number(numbers, i, x, 0, chosen=i - 1 == highlight, dim=i - 1 in blocked)
-    image.paste(to_palette(numbers), (0, top))
+    marked = tuple(i for i in range(len(cards)) if i in blocked)
+    image.paste(_numbers_indexed(len(cards), highlight, marked), (0, PAD + CARD))
     return image
 
 
+@lru_cache(maxsize=16)
+def _blank(size: tuple[int, int]) -> Image.Image:
+    """An empty hand's ground, in the palette (copied, never drawn on)."""
+    return blank(size, st.STRIP)
+
+
 @lru_cache(maxsize=256)
-def _card_indexed(card: Card, turned: bool) -> Image.Image:
-    """A held card mapped to the palette."""
-    return to_palette(hand_card(card, turned=turned))
+def _numbers_indexed(n: int, highlight: int | None, blocked: tuple[int, ...]) -> Image.Image:
+    """The numbers' row of a hand of `n` cards, mapped to the palette: numbers blended over the
+    strip, and the foot of the chosen card's frame (kept: a hand has few such rows)."""
+    top = PAD + CARD
+    numbers = Image.new("RGB", (_size(n)[0], NUMBER_ROW), st.STRIP)
+    below = ImageDraw.Draw(numbers)
+    for i in range(1, n + 1):
+        x = PAD + (i - 1) * (CARD + GAP)
+        if i - 1 == highlight:
+            (x0, y0, x1, y1), w = _frame(x, PAD)
+            below.rectangle((x0, y0 - top, x1, y1 - top), outline=st.HIGHLIGHT, width=w)
+        _number(numbers, i, x, 0, chosen=i - 1 == highlight, dim=i - 1 in blocked)
+    return to_palette(numbers)
+
+
+@lru_cache(maxsize=512)
+def _card_indexed(card: Card, turned: bool, blocked: bool) -> Image.Image:
+    """A held card mapped to the palette, hatched with the no-entry sign when `blocked` (kept:
+    pasted, never drawn on)."""
+    image = to_palette(hand_card(card, turned=turned))
+    if blocked:
+        image = image.copy()
+        _block(image, 0, 0, index)
+    return image

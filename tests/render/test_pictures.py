@@ -136,6 +136,8 @@ def test_a_hand_drawn_in_the_palette_is_the_mapped_hand() -> None:
         assert drawn.mode == "P" and drawn.size == mapped.size
         assert drawn.getpalette() == mapped.getpalette()
         assert drawn.tobytes() == mapped.tobytes(), (cards, chosen, turned, blocked)
+        again = render_hand_indexed(cards, highlight=chosen, turned=turned, blocked=blocked)
+        assert again.tobytes() == drawn.tobytes(), (cards, chosen, turned, blocked)
 
 
 def test_boards_drawn_in_the_palette_are_the_mapped_boards() -> None:
