@@ -102,9 +102,7 @@ def render_hand_indexed(
     draw = ImageDraw.Draw(image)
     for i, card in enumerate(cards, start=1):
         x = PAD + (i - 1) * (CARD + GAP)
-        image.paste(
-            _card_indexed(card, turned and i - 1 == highlight, i - 1 in blocked), (x, PAD)
-        )
+        image.paste(_card_indexed(card, turned and i - 1 == highlight, i - 1 in blocked), (x, PAD))
         if i - 1 == highlight:
             frame, w = _frame(x, PAD)
             draw.rectangle(frame, outline=index(st.HIGHLIGHT), width=w)
