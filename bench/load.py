@@ -215,7 +215,8 @@ async def bot_process(
         "WEBHOOK_PORT": str(port),
         "WEBHOOK_SECRET": SECRET,
     }
-    for name in ("BOT_SENDS_PER_SECOND", "COMPUTER_PAUSE_SECONDS"):  # as set for the benchmark
+    # as set for the benchmark (WEBHOOK_REPLIES=0: every tap answered by a call of its own)
+    for name in ("BOT_SENDS_PER_SECOND", "COMPUTER_PAUSE_SECONDS", "WEBHOOK_REPLIES"):
         if name in os.environ:
             env[name] = os.environ[name]
     if rate is not None:
@@ -716,6 +717,7 @@ class Measured:
     memory: int  # bytes of every key at the end
     sent: Counter[str]  # commands clients sent (--trips)
     calls: Counter[str]  # Bot API calls by method
+    replies: Counter[str]  # requests made in webhook answers, by method
     uploads: int
     counters: dict[str, float]  # the bots' own counters
     posts: int  # webhook POSTs over the whole run (a redelivery is one more)
@@ -782,6 +784,7 @@ async def measure(
         reads0 = await redis_reads(nodes)
         here0, redis_cpu0 = time.process_time(), await redis_cpu(nodes)
         calls0, uploads0 = emu.calls.copy(), state.photo_uploads
+        replies0 = emu.webhook_replies.copy()
         counters0 = await bot_counters(bots)
         sent: Counter[str] = Counter()
         watching = [asyncio.create_task(watch_redis(n, sent)) for n in nodes if args.trips]
@@ -819,6 +822,7 @@ async def measure(
             memory=memory,
             sent=sent,
             calls=emu.calls - calls0,
+            replies=emu.webhook_replies - replies0,
             uploads=state.photo_uploads - uploads0,
             counters=counters,
             posts=emu.webhook_attempts,
@@ -867,6 +871,8 @@ def report(args: argparse.Namespace, m: Measured) -> None:
     print(f"Redis bytes per game           {m.memory / args.games:8.0f}")
     print(f"Bot API calls per move         {m.calls.total() / moves:8.1f}  ", end="")
     print(", ".join(f"{c} {n / moves:.1f}" for c, n in m.calls.most_common()))
+    print(f"in webhook answers per move    {m.replies.total() / moves:8.1f}  ", end="")
+    print(", ".join(f"{c} {n / moves:.1f}" for c, n in m.replies.most_common()))
     print(f"photo uploads per move         {m.uploads / moves:8.1f}")
     print(f"webhook POSTs, updates         {m.posts:8d} {m.updates}  (the whole run)")
     print("confirm taps answered          ", end="")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable
 from http import HTTPStatus
@@ -48,6 +49,12 @@ MAX_POLL_SECONDS = 50.0
 WAIT_SECONDS = 20.0
 MAX_REQUEST_BYTES = 50 * 1024 * 1024
 NO_RESPONSE = 444
+# Methods Telegram does not carry out when a webhook's answer names them (nor any "get..."):
+# the official server (tdlib/telegram-bot-api, WebhookActor) skips these.
+NOT_IN_WEBHOOK_REPLIES = frozenset({"deletewebhook", "setwebhook", "close", "logout"})
+REPLY_TYPES = frozenset(
+    {"application/json", "application/x-www-form-urlencoded", "multipart/form-data"}
+)
 # What the front proxy of api.telegram.org answers when the Bot API server behind it is away.
 BAD_GATEWAY_PAGE = (
     "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
@@ -97,6 +104,10 @@ class BotApiEmulator:
         self.in_flight = 0
         self.max_in_flight = 0
         self.calls: Counter[str] = Counter()  # Bot API calls so far by method (no getUpdates)
+        # Requests made in webhook answers, by method (lower-cased, as Telegram reads them),
+        # and the ones refused, with why: the bot never learns either (`_webhook_reply`).
+        self.webhook_replies: Counter[str] = Counter()
+        self.webhook_reply_errors: list[tuple[str, str]] = []
         # Calls waiting out the plan's latency right now, and the most at once.
         self.delayed = 0
         self.max_delayed = 0
@@ -513,12 +524,54 @@ class BotApiEmulator:
                 timeout=aiohttp.ClientTimeout(total=self.webhook_timeout),
             ) as response:
                 if 200 <= response.status < 300:
+                    await self._webhook_reply(response)
                     return None
                 return f"Wrong response from the webhook: {response.status} {_phrase(response)}"
         except TimeoutError:
             return "Read timeout expired"
         except aiohttp.ClientError:
             return "Connection refused"
+
+    async def _webhook_reply(self, response: aiohttp.ClientResponse) -> None:
+        """A request made in a webhook's 2xx answer ("making requests when getting updates"):
+        a JSON, form or multipart body naming a `method` is carried out like a call, before
+        the update is confirmed. As on Telegram its result is lost: an error is only noted in
+        `webhook_reply_errors`, and the update counts as delivered whatever the body holds."""
+        header = response.headers.get(aiohttp.hdrs.CONTENT_TYPE, "")
+        kind = multipart.media_type(header)
+        if kind not in REPLY_TYPES:
+            return  # plain text, no body...: no request
+        body = await response.read()
+        if not body:
+            return
+        try:
+            values = _reply_fields(body, kind, header)
+        except (ApiError, ValueError) as error:
+            self.webhook_reply_errors.append(("", str(error)))
+            return
+        method = values.pop("method", None)
+        if not isinstance(method, str) or not method:
+            return
+        name = method.lower()
+        if name in NOT_IN_WEBHOOK_REPLIES or name.startswith("get"):
+            return
+        self.webhook_replies[name] += 1
+        try:
+            botapi.call(self.state, method, Params(values))
+        except ApiError as error:
+            self.webhook_reply_errors.append((name, error.description))
+
+
+def _reply_fields(body: bytes, kind: str, header: str) -> dict[str, object]:
+    """A webhook answer's parameters, read as a request's would be."""
+    if kind == "application/json":
+        data = orjson.loads(body)
+        if not isinstance(data, dict):
+            raise ValueError("a JSON answer that is not an object")
+        return data
+    if kind == "multipart/form-data":
+        return _fields(body, header)
+    return dict(urllib.parse.parse_qsl(body.decode("utf-8"), keep_blank_values=True))
 
 
 def update_chat(update: JsonDict) -> int | None:

@@ -12,6 +12,7 @@
 | `WEBHOOK_LISTEN` | `0.0.0.0` | address the webhook server binds |
 | `WEBHOOK_PORT` | `8443` | port the webhook server binds |
 | `WEBHOOK_SECRET` | (required with `WEBHOOK_URL`) | Telegram's secret token header value |
+| `WEBHOOK_REPLIES` | `1` | `1`: a tap's answer rides in the webhook's HTTP answer; `0`: a call |
 | `METRICS_PORT` | (unset: none) | long polling: port of `GET /metrics` and `/healthz` |
 | `BOT_LANGUAGE` | `ko` | language of groups and users that chose none |
 | `REDIS_KEY_PREFIX` | `sab` | prefix of every Redis key (several bots can share one Redis) |
@@ -91,6 +92,7 @@ class Config:
     webhook_listen: str = DEFAULT_LISTEN
     webhook_port: int = DEFAULT_PORT
     webhook_secret: str | None = None
+    webhook_replies: bool = True  # a tap's answer in the webhook's answer (`tgbot.webhook_reply`)
     metrics_port: int | None = None  # long polling: GET /metrics and /healthz served here
     language: Language = DEFAULT_LANGUAGE
     key_prefix: str = DEFAULT_KEY_PREFIX
@@ -139,6 +141,7 @@ class Config:
             f"redis_url={redacted_url(self.redis_url)!r}, redis_timeout={self.redis_timeout!r}, "
             f"webhook_url={self.webhook_url!r}, webhook_listen={self.webhook_listen!r}, "
             f"webhook_port={self.webhook_port!r}, webhook_secret={secret!r}, "
+            f"webhook_replies={self.webhook_replies!r}, "
             f"metrics_port={self.metrics_port!r}, "
             f"language={self.language.code!r}, key_prefix={self.key_prefix!r}, "
             f"computer_pause={self.computer_pause!r}, "
@@ -320,6 +323,11 @@ def load_config(
     if webhook_url is not None and secret is None:
         raise ConfigError("WEBHOOK_SECRET", "is required when WEBHOOK_URL is set")
 
+    replies_text = _get(environ, "WEBHOOK_REPLIES")
+    replies = _FLAGS.get((replies_text or "1").lower())
+    if replies is None:
+        raise ConfigError("WEBHOOK_REPLIES", f"must be 1 or 0, got {replies_text!r}")
+
     lang_text = _get(environ, "BOT_LANGUAGE")
     language = DEFAULT_LANGUAGE
     if lang_text is not None:
@@ -362,6 +370,7 @@ def load_config(
         webhook_listen=listen,
         webhook_port=port,
         webhook_secret=secret,
+        webhook_replies=replies,
         metrics_port=metrics_port,
         language=language,
         key_prefix=key_prefix,

@@ -35,6 +35,11 @@ DELIVERIES = Counter(
     ["fate"],
     registry=REGISTRY,
 )
+WEBHOOK_REPLIES = Counter(
+    "saboteur_webhook_replies",
+    "Taps answered in the webhook's own HTTP answer (no Bot API call of their own).",
+    registry=REGISTRY,
+)
 FLOOD_WAITS = Counter(
     "saboteur_telegram_429",
     "Telegram's 429 answers (Too Many Requests).",

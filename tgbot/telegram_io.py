@@ -13,7 +13,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 
 from . import ephemeral_requests as ephemeral
-from . import fitting, metrics
+from . import fitting, metrics, webhook_reply
 from .bot_calls import BotCalls, Upload, field
 from .fates import fate_of
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
@@ -357,14 +357,19 @@ class Sender:
         return Sent(Fate.DONE) if sent.ok else sent
 
     async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:
-        """Answer a button tap; a short flood wait is waited out once (the tap is fresh)."""
+        """Answer a button tap: in the webhook's own answer while its update is handled
+        (`tgbot.webhook_reply`), else by a call, where a short flood wait is waited out once
+        (the tap is fresh)."""
+        parameters = {
+            "callback_query_id": query_id,
+            "text": text or None,
+            "show_alert": alert,
+            "url": url,
+        }
+        if webhook_reply.offer(query_id, parameters):
+            metrics.WEBHOOK_REPLIES.inc()
+            return Sent(Fate.DONE)
         for attempt in (1, 2):
-            parameters = {
-                "callback_query_id": query_id,
-                "text": text or None,
-                "show_alert": alert,
-                "url": url,
-            }
             method = "answerCallbackQuery"
             sent = await self._call(method, parameters, chat_id=0)
             wait = sent.retry_after

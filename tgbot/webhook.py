@@ -20,6 +20,10 @@ A good update is handed to `accept`, and the answer (200) is sent once `accept` 
 raises, 500, so that Telegram delivers the update again. The bot's `accept` handles the update
 and returns once it is handled and saved (`tgbot.acks`): 200 means "handled", so a process that
 dies in the middle leaves the update to Telegram's redelivery.
+
+A tap's answer made while its update is handled rides in that 200's body, as the one request
+Telegram carries out from a webhook's answer (`tgbot.webhook_reply`; WEBHOOK_REPLIES=0 turns it
+off); if the update then fails (500), its answer is sent by a call of its own instead.
 """
 
 from __future__ import annotations
@@ -38,8 +42,9 @@ from aiohttp.http import HttpVersion11
 from telegram import Bot, Update
 from telegram.ext import Application
 
-from . import ops_http
+from . import ops_http, webhook_reply
 from .acks import NotHandled
+from .bot_calls import BotCalls
 from .config import Config
 
 log = logging.getLogger(__name__)
@@ -78,8 +83,10 @@ class WebhookServer:
         linger_seconds: float = LINGER_SECONDS,
         health: Health | None = None,
         backlog: Backlog | None = None,
+        replies: bool = True,
     ) -> None:
         self.bot = bot
+        self.replies = replies  # a tap's answer rides in the webhook's answer (`webhook_reply`)
         self.accept = accept
         self.health = health
         self.backlog = backlog
@@ -182,15 +189,41 @@ class WebhookServer:
                 request.remote,
             )
             return web.Response(status=400, text="Bad Request")
-        try:
-            await self.accept(update)
-        except NotHandled as err:
+        query = update.callback_query
+        if query is None or not self.replies:
+            try:
+                await self.accept(update)
+            except Exception as err:
+                return self._not_taken(update, err)
+            return web.Response(status=200)
+        with webhook_reply.carrying(query.id) as slot:
+            try:
+                await self.accept(update)
+            except Exception as err:
+                answer = slot.close()
+                if answer is not None:  # the 500 would lose it: made as a call of its own
+                    await self._answer_apart(answer)
+                return self._not_taken(update, err)
+        answer = slot.close()
+        if answer is None:
+            return web.Response(status=200)
+        return web.Response(body=orjson.dumps(answer), content_type="application/json")
+
+    def _not_taken(self, update: Update, err: Exception) -> web.Response:
+        """The answer to an update `accept` did not take: 500, so that it comes again."""
+        if isinstance(err, NotHandled):
             log.info("webhook: %s; Telegram will deliver it again", err)
-            return web.Response(status=500, text="Internal Server Error")
-        except Exception:
-            log.error("webhook: update %s was not taken", update.update_id, exc_info=True)
-            return web.Response(status=500, text="Internal Server Error")
-        return web.Response(status=200)
+        else:
+            log.error("webhook: update %s was not taken", update.update_id, exc_info=err)
+        return web.Response(status=500, text="Internal Server Error")
+
+    async def _answer_apart(self, answer: dict[str, object]) -> None:
+        """A tap's answer kept for the reply of an update that failed: sent as a call."""
+        method = str(answer.pop("method"))
+        try:
+            await BotCalls(self.bot)(method, answer)
+        except Exception as err:  # the tap's spinner stops by itself; the update comes again
+            log.info("webhook: a failed update's tap answer could not be sent: %s", err)
 
     async def _healthz(self, request: web.Request) -> web.Response:
         """GET /healthz (`tgbot.ops_http.healthz`)."""
@@ -301,6 +334,7 @@ async def open_webhook(
         port=config.webhook_port,
         health=app.bot_data.get("health"),
         backlog=app.bot_data.get("backlog"),
+        replies=config.webhook_replies,
     )
     await server.start()
     try:

@@ -303,10 +303,16 @@ class RoundRobin:
                 timeout=aiohttp.ClientTimeout(total=5),
             ) as response:
                 self.forwarded.append((index, response.status))
-                return web.Response(status=response.status, body=await response.read())
+                body = await response.read()  # (a tap's answer may ride in it, with its type)
+                kind = response.headers.get("Content-Type")
+                return web.Response(status=response.status, body=body, headers=_typed(kind))
         except (aiohttp.ClientError, TimeoutError):
             self.forwarded.append((index, 0))
             return web.Response(status=502)
+
+
+def _typed(content_type: str | None) -> dict[str, str]:
+    return {} if content_type is None else {"Content-Type": content_type}
 
 
 # ------------------------------------------------------------------ the players

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from redis.asyncio import Redis
 from redis.asyncio.connection import Connection
 
 from emulator import User
-from tgbot import redis_store
+from tgbot import redis_store, webhook_reply
 from tgbot.buttons import ToggleDiscard
 
 from .games import data_of, reach_discard_confirm, start_game, to_act
@@ -80,16 +80,31 @@ class CountingConnection(Connection):
 
 
 async def counted_tap(world: World, user: User, chat: int, message_id: int, data: str) -> Wire:
-    """Tap a button and wait until the bot is done; the trips it made."""
+    """Tap a button and wait until the bot is done; the trips it made.
+
+    The tap counts as answered once its answer is made: put in the webhook's answer (which
+    goes once the update is marked handled, `tgbot.webhook_reply`), or sent by a call."""
     WIRE.trips = []
     query = world.state.press_button(user.id, chat, message_id, data)
-    WIRE.answered = lambda: world.state.callback_queries[query].answered
+    offered: list[str] = []
+    offer = webhook_reply.offer
+
+    def noted(query_id: str, parameters: Mapping[str, object]) -> bool:
+        taken = offer(query_id, parameters)
+        if taken:
+            offered.append(query_id)
+        return taken
+
+    WIRE.answered = lambda: query in offered or world.state.callback_queries[query].answered
     WIRE.counting = True
+    webhook_reply.offer = noted  # type: ignore[assignment]
     try:
         await world.emu.wait_for_answer(query, timeout=20)  # type: ignore[union-attr]
         await world.settle()
     finally:
         WIRE.counting = False
+        webhook_reply.offer = offer  # type: ignore[assignment]
+    assert offered == [query], "the tap's answer rode in the webhook's answer"
     return Wire(list(WIRE.trips))
 
 

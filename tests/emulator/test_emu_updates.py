@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -15,6 +15,7 @@ from telegram import Bot
 from telegram.error import Conflict
 
 from emulator import EmulatorState
+from emulator.model import CallbackQuery
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, RawCall, keyboard
 
@@ -279,3 +280,81 @@ async def test_webhook_settings(
     state.press_button(people.bob.id, people.group.id, lobby.message_id, "join")
     (update,) = await bot.get_updates(timeout=0)
     assert update.callback_query is not None
+
+
+async def test_a_request_in_a_webhook_answer_is_carried_out_and_its_result_lost(
+    bot: Bot, emulator: BotApiEmulator, state: EmulatorState, people: People
+) -> None:
+    """Telegram's "making requests when getting updates": a 2xx answer whose JSON, form or
+    multipart body names a `method` is carried out (its result and errors never reach the
+    bot); the get... methods, setWebhook, deleteWebhook, close and logOut are not, and an
+    answer that is not a request changes nothing. The update is delivered whatever the body."""
+    Reply = Callable[[str], web.Response]  # the tap's query id -> the webhook's answer
+    replies: list[Reply] = []
+    seen: list[dict[str, Any]] = []
+
+    async def handle(request: web.Request) -> web.Response:
+        update = await request.json()
+        seen.append(update)
+        reply = replies.pop(0) if replies else (lambda _: web.Response(text="ok"))
+        return reply(update["callback_query"]["id"])
+
+    app = web.Application()
+    app.router.add_post("/hook", handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    url = f"http://127.0.0.1:{runner.addresses[0][1]}/hook"
+    try:
+        lobby = await bot.send_message(people.group.id, "lobby", reply_markup=keyboard("a"))
+        assert await bot.set_webhook(url, drop_pending_updates=True)
+
+        async def tapped(*answers: Reply) -> CallbackQuery:
+            replies.extend(answers)
+            before = len(seen)
+            query = state.press_button(people.bob.id, people.group.id, lobby.message_id, "a")
+            await emulator.wait_for(
+                lambda: len(seen) >= before + len(answers) and not state.pending_updates
+            )
+            return state.callback_queries[query]
+
+        asked = {"method": "answerCallbackQuery", "text": "Done!", "show_alert": True}
+        query = await tapped(lambda _: web.json_response({**asked, "callback_query_id": "0"}))
+        assert not query.answered  # a wrong id: refused, and the bot never knows
+        assert emulator.webhook_reply_errors == [
+            (
+                "answercallbackquery",
+                "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            )
+        ]
+        query = await tapped(lambda q: web.json_response({**asked, "callback_query_id": q}))
+        assert (query.answered, query.text, query.show_alert) == (True, "Done!", True)
+        query = await tapped(
+            lambda q: web.Response(
+                text=f"method=AnswerCallbackQuery&callback_query_id={q}&text=by+form",
+                content_type="application/x-www-form-urlencoded",
+            )
+        )
+        assert (query.answered, query.text) == (True, "by form")
+        query = await tapped(lambda q: web.Response(text=f"method=answerCallbackQuery&{q}"))
+        assert not query.answered  # text/plain: not a request
+        # Not carried out: a get... method, setWebhook, deleteWebhook, an answer with no method.
+        for body in (
+            {"method": "getMe"},
+            {"method": "deleteWebhook", "drop_pending_updates": True},
+            {"method": "setWebhook", "url": ""},
+            {"text": "no method"},
+        ):
+            await tapped(lambda _, body=body: web.json_response(body))  # type: ignore[misc]
+        assert (await bot.get_webhook_info()).url == url
+        assert emulator.webhook_replies == {"answercallbackquery": 3}
+        # A request in a failed answer is not carried out, and the update comes again.
+        query = await tapped(
+            lambda q: web.json_response({**asked, "callback_query_id": q}, status=500),
+            lambda _: web.Response(text="ok"),
+        )
+        assert not query.answered
+        assert seen[-1] == seen[-2]
+    finally:
+        await bot.delete_webhook()
+        await runner.cleanup()

@@ -121,6 +121,7 @@ BAD = [
     ({"REDIS_KEY_PREFIX": "x" * 33}, "REDIS_KEY_PREFIX", "1 to 32"),
     ({"COMPUTER_PAUSE_SECONDS": "soon"}, "COMPUTER_PAUSE_SECONDS", "from 0 to 60"),
     ({"EVENT_LOOP": "trio"}, "EVENT_LOOP", "must be one of uvloop, asyncio"),
+    ({"WEBHOOK_REPLIES": "sometimes"}, "WEBHOOK_REPLIES", "1 or 0"),
     ({"BOT_SENDS_PER_SECOND": "fast"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
     ({"BOT_SENDS_PER_SECOND": "1001"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
     ({"BOT_SENDS_PER_SECOND": "-30"}, "BOT_SENDS_PER_SECOND", "from 0 to 1000"),
@@ -172,6 +173,13 @@ def test_a_redis_cluster_is_chosen_by_the_url_s_scheme_or_redis_cluster() -> Non
         ({"REDIS_URL": "redis://n1:7000/0", "REDIS_CLUSTER": "0"}, False),
     ):
         assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN, **env}).redis_cluster is cluster, env
+
+
+def test_tap_answers_ride_in_the_webhook_s_answer_unless_webhook_replies_is_0() -> None:
+    assert load_config({"TELEGRAM_BOT_TOKEN": TOKEN}).webhook_replies is True
+    for text, replies in (("0", False), ("no", False), ("1", True), ("true", True), ("", True)):
+        config = load_config({"TELEGRAM_BOT_TOKEN": TOKEN, "WEBHOOK_REPLIES": text})
+        assert config.webhook_replies is replies, text
 
 
 def test_metrics_port_serves_a_polling_bot_s_metrics() -> None:
