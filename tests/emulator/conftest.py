@@ -12,6 +12,9 @@ from telegram import Bot
 from emulator import EmulatorState, ManualClock
 from emulator.server import BotApiEmulator
 from tests.emulator.support import People, RawCall, quick_request
+from tgbot.http_client import AiohttpRequest
+from tgbot.memory_ports import MemoryBudget, MemoryPosts
+from tgbot.telegram_io import Sender
 
 
 @pytest.fixture
@@ -61,3 +64,24 @@ async def raw(emulator: BotApiEmulator) -> AsyncIterator[RawCall]:
                 return response.status, await response.json()
 
         yield call
+
+
+async def bot_sender(emulator: BotApiEmulator, read_timeout: float) -> AsyncIterator[Sender]:
+    """The bot's sender (in-memory budgets and ledger) over a PTB bot on the bot's own HTTP
+    client that waits `read_timeout` seconds for an answer."""
+    bot = Bot(
+        **emulator.bot_kwargs,
+        request=AiohttpRequest(read_timeout=read_timeout),
+        get_updates_request=quick_request(),
+    )
+    async with bot:
+        yield Sender(bot, MemoryBudget(), emulator.state.now, MemoryPosts())
+
+
+@pytest.fixture
+async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
+    """The bot's sender over a PTB bot that waits long for an answer: a loaded machine (CI runs
+    four workers) can take over a second to carry out a photo, and these tests are not about
+    giving up."""
+    async for made in bot_sender(emulator, read_timeout=15.0):
+        yield made

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import io
 import warnings
-from collections.abc import AsyncIterator
 
-import pytest
 from PIL import Image
-from telegram import Bot
 
 from emulator import EmulatorState, ManualClock
 from emulator.ephemeral import ephemeral_message, visible
 from emulator.faults import ERROR_500
 from emulator.model import Content
 from emulator.server import BotApiEmulator
-from tests.emulator.support import People, quick_request
+from tests.emulator.support import People
 from tgbot.buttons import Noop
 from tgbot.callback import encode
-from tgbot.http_client import AiohttpRequest
-from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.menus import Button
 from tgbot.ports import Ephemeral, Fate
 from tgbot.telegram_io import Sender
@@ -30,17 +25,6 @@ def png(colour: str) -> bytes:
     out = io.BytesIO()
     Image.new("RGB", (20, 20), colour).save(out, format="PNG")
     return out.getvalue()
-
-
-@pytest.fixture
-async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
-    bot = Bot(
-        **emulator.bot_kwargs,
-        request=AiohttpRequest(read_timeout=15.0),  # patient: CI is loaded
-        get_updates_request=quick_request(),
-    )
-    async with bot:
-        yield Sender(bot, MemoryBudget(), emulator.state.now, MemoryPosts())
 
 
 def pressed(state: EmulatorState, people: People) -> str:

@@ -8,7 +8,6 @@ import dataclasses
 from collections.abc import AsyncIterator
 
 import pytest
-from telegram import Bot
 
 from emulator import Faults
 from emulator.faults import (
@@ -21,40 +20,20 @@ from emulator.faults import (
     TIMEOUT_BEFORE,
 )
 from emulator.server import BotApiEmulator
-from tests.emulator.support import People, quick_request
+from tests.emulator.conftest import bot_sender
+from tests.emulator.support import People
 from tgbot.buttons import Noop
 from tgbot.callback import encode
-from tgbot.http_client import AiohttpRequest
-from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.menus import Button, Style
 from tgbot.ports import Fate
 from tgbot.telegram_io import Sender
-
-
-async def _sender(emulator: BotApiEmulator, read_timeout: float) -> AsyncIterator[Sender]:
-    bot = Bot(
-        **emulator.bot_kwargs,
-        request=AiohttpRequest(read_timeout=read_timeout),
-        get_updates_request=quick_request(),
-    )
-    async with bot:
-        yield Sender(bot, MemoryBudget(), emulator.state.now, MemoryPosts())
-
-
-@pytest.fixture
-async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
-    """The bot's sender over a PTB bot that waits long for an answer: a loaded machine (CI runs
-    four workers) can take over a second to carry out a photo, and these tests are not about
-    giving up."""
-    async for made in _sender(emulator, read_timeout=15.0):
-        yield made
 
 
 @pytest.fixture
 async def impatient(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
     """The bot's sender over a PTB bot that gives up on an answer after 1 s, for the faults
     that hang (the emulator hangs 6 s, well past it)."""
-    async for made in _sender(emulator, read_timeout=1.0):
+    async for made in bot_sender(emulator, read_timeout=1.0):
         yield made
 
 

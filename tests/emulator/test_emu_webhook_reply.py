@@ -4,34 +4,20 @@ the emulator, which carries out a request named in a webhook's answer as Telegra
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
-import pytest
-from telegram import Bot, Update
+from telegram import Update
 
 from emulator import EmulatorState
 from emulator.model import CallbackQuery, Content
 from emulator.server import BotApiEmulator
-from tests.emulator.support import People, quick_request
+from tests.emulator.support import People
 from tgbot import webhook_reply
-from tgbot.http_client import AiohttpRequest
-from tgbot.memory_ports import MemoryBudget, MemoryPosts
 from tgbot.telegram_io import Sender
 from tgbot.webhook import WebhookServer
 
 SECRET = "reply-secret"
 Accept = Callable[[Update], Awaitable[None]]
-
-
-@pytest.fixture
-async def sender(emulator: BotApiEmulator) -> AsyncIterator[Sender]:
-    bot = Bot(
-        **emulator.bot_kwargs,
-        request=AiohttpRequest(read_timeout=15.0),  # patient: CI is loaded
-        get_updates_request=quick_request(),
-    )
-    async with bot:
-        yield Sender(bot, MemoryBudget(), emulator.state.now, MemoryPosts())
 
 
 async def tap_through(
