@@ -272,6 +272,23 @@ def season_of(when: int) -> str:
     return f"{day.year}Q{(day.month - 1) // 3 + 1}"
 
 
+def kept_seasons(now: int) -> tuple[str, ...]:
+    """Every season whose statistics may still be kept at `now` (a season's hash expires
+    KEEP_SECONDS after its last game), oldest first, with the next one (a clock a little
+    ahead)."""
+    seasons: list[str] = []
+    when = now - KEEP_SECONDS
+    while when <= now + 24 * 3600:
+        season = season_of(when)
+        if season not in seasons:
+            seasons.append(season)
+        when += 15 * 24 * 3600  # no quarter is shorter than 15 days
+    last = season_of(now + 24 * 3600)
+    if last not in seasons:
+        seasons.append(last)
+    return tuple(seasons)
+
+
 # ---------------------------------------------------------------- statistics
 
 
@@ -434,6 +451,13 @@ class Archives(Protocol):
 
     async def player_stats(self, user_id: int) -> tuple[GroupFigures, ...]:
         """A player's all-time figures in each group they played in lately, latest first."""
+        ...
+
+    async def move_group(self, old_chat: int, new_chat: int, now: int) -> None:
+        """A group became a supergroup (a new chat id): its history, statistics (those of
+        every season still kept at `now`, and all time) and its place in its players' lists
+        follow it, added to whatever the new chat has; its archived games name the new chat.
+        Safe to repeat, also after a crash in the middle: nothing is counted twice."""
         ...
 
 

@@ -21,6 +21,7 @@ Keys (`<p>` is the prefix, `sab` by default, so several bots can share one Redis
 | `<p>:counted:{<chat id>}:<gid>` | STRING | a game already archived and counted, 30 days |
 | `<p>:history:{<chat id>}` | ZSET | a group's latest 50 archived games by end time |
 | `<p>:stats:{<chat id>}:<season>` | HASH | a group's figures of a season (`2025Q3`) or `all` |
+| `<p>:moved:{<chat id>}:<old id>` | STRING | a supergroup's figures moved in from its group |
 | `<p>:user:<user id>:groups` | ZSET | the latest 20 groups a user finished a game in |
 
 A group's history, its statistics and a user's groups expire 180 days after their last write
@@ -29,12 +30,12 @@ time) the group's `title`.
 
 The braces are Redis Cluster hash tags, chosen so that every script touches one slot: a game's
 record, its lease and its archive share the game's tag; a group's history, its statistics and
-its counted marks share the chat's tag. The indexes that span games (owed outboxes, deadlines)
-are split into `SHARDS` keys by game id (`shard_of`), each its own slot; a chat's active game, a
-user's games and settings, the update ledger, the sent-message ledger and a chat's budget are one
-key each, written by single-key commands. Nothing the bot sends crosses two slots, so the same
-code runs on one Redis server and on a Cluster (`tgbot.migrate` renames the keys of the layout
-before this one).
+its counted and moved marks share the chat's tag. The indexes that span games (owed outboxes,
+deadlines) are split into `SHARDS` keys by game id (`shard_of`), each its own slot; a chat's
+active game, a user's games and settings, the update ledger, the sent-message ledger and a
+chat's budget are one key each, written by single-key commands. Nothing the bot sends crosses
+two slots, so the same code runs on one Redis server and on a Cluster (`tgbot.migrate` renames
+the keys of the layout before this one).
 """
 
 from __future__ import annotations
@@ -135,6 +136,11 @@ class Keys:
     def stats(self, chat_id: int, season: str) -> str:
         """A group's statistics of a season (or of all time)."""
         return f"{self.prefix}:stats:{{{chat_id}}}:{season}"
+
+    def moved(self, chat_id: int, old_chat_id: int) -> str:
+        """The mark of a supergroup's figures moved in from its group, in the supergroup's
+        slot."""
+        return f"{self.prefix}:moved:{{{chat_id}}}:{old_chat_id}"
 
     def user_groups(self, user_id: int) -> str:
         """The groups a user finished games in lately."""

@@ -6,6 +6,7 @@ here too; expiry follows the given clock.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping
 
@@ -22,6 +23,7 @@ from .archives import (
     PlayerFigures,
     game_from_json,
     game_to_json,
+    kept_seasons,
     season_of,
 )
 from .game_ids import GameId
@@ -45,6 +47,7 @@ class MemoryArchives:
         self.histories: dict[int, dict[GameId, int]] = {}  # chat -> game -> end time
         self.stats: dict[tuple[int, str], dict[str, int | str]] = {}
         self.user_groups: dict[int, dict[int, int]] = {}  # user -> chat -> last end time
+        self.moved: set[tuple[int, int]] = set()  # (old chat, new chat) whose figures moved
 
     async def keep(self, game: ArchivedGame, counted: Mapping[int, Figures] | None) -> bool:
         """Store a game at its end, and count its figures, once."""
@@ -144,3 +147,40 @@ class MemoryArchives:
                     )
                 )
         return tuple(out)
+
+    async def move_group(self, old_chat: int, new_chat: int, now: int) -> None:
+        """A group became a supergroup: its history, statistics and place in its players'
+        lists follow it (figures added once, however often this runs)."""
+        old_history = self.histories.pop(old_chat, {})
+        for gid in old_history:
+            doc = self._doc(gid)
+            if doc is None:
+                continue
+            try:
+                moved = dataclasses.replace(game_from_json(doc), chat_id=new_chat)
+            except ArchivedGameError:
+                continue
+            self.docs[gid] = (game_to_json(moved), self.docs[gid][1])
+        if old_history:
+            history = self.histories.setdefault(new_chat, {})
+            history.update(old_history)
+            ordered = sorted(history, key=lambda g: (history[g], g))
+            for dropped in ordered[: max(0, len(ordered) - self.games_per_group)]:
+                del history[dropped]
+                self.docs.pop(dropped, None)
+        for season in (*kept_seasons(now), ALL_TIME):
+            table = self.stats.pop((old_chat, season), None)
+            if not table or (old_chat, new_chat) in self.moved:
+                continue
+            into = self.stats.setdefault((new_chat, season), {})
+            for key, value in table.items():
+                if isinstance(value, int):
+                    old = into.get(key, 0)
+                    into[key] = (old if isinstance(old, int) else 0) + value
+                else:
+                    into.setdefault(key, value)
+        self.moved.add((old_chat, new_chat))
+        for groups in self.user_groups.values():
+            if old_chat in groups:
+                when = groups.pop(old_chat)
+                groups[new_chat] = max(when, groups.get(new_chat, when))

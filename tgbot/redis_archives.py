@@ -14,7 +14,9 @@ that died before deleting trimmed archives leaves them listed nowhere (they expi
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
+from typing import cast
 
 from .archives import (
     ALL_TIME,
@@ -30,6 +32,7 @@ from .archives import (
     PlayerFigures,
     game_from_json,
     game_to_json,
+    kept_seasons,
     season_of,
 )
 from .game_ids import GameId
@@ -77,6 +80,56 @@ return 1
 """
 
 
+# A group's move to its supergroup, in the new chat's slot. KEYS: the move's mark, the new
+# history, then the new statistics hashes. ARGV: keep seconds, games kept, n and n (game, end
+# time) pairs, then for each statistics hash m and m (field, "+" to add or "=" to set if
+# unset, value) triples. Nothing happens (0) if the mark was set before.
+_MERGE = """
+if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return {0} end
+local ttl = ARGV[1]
+local i = 3
+local n = tonumber(ARGV[i])
+for k = 1, n do
+  redis.call('ZADD', KEYS[2], ARGV[i + 2 * k], ARGV[i + 2 * k - 1])
+end
+i = i + 2 * n + 1
+local out = {1}
+if n > 0 then
+  local dropped = redis.call('ZRANGE', KEYS[2], 0, -(tonumber(ARGV[2]) + 1))
+  if #dropped > 0 then redis.call('ZREM', KEYS[2], unpack(dropped)) end
+  for _, gid in ipairs(dropped) do out[#out + 1] = gid end
+  redis.call('EXPIRE', KEYS[2], ttl)
+end
+for key = 3, #KEYS do
+  local m = tonumber(ARGV[i])
+  for k = 1, m do
+    local field, how, value = ARGV[i + 3 * k - 2], ARGV[i + 3 * k - 1], ARGV[i + 3 * k]
+    if how == '+' then
+      redis.call('HINCRBY', KEYS[key], field, value)
+    else
+      redis.call('HSETNX', KEYS[key], field, value)
+    end
+  end
+  if m > 0 then redis.call('EXPIRE', KEYS[key], ttl) end
+  i = i + 3 * m + 1
+end
+return out
+"""
+
+# KEYS: a player's recent groups. ARGV: the old chat, the new chat. The new one takes the old
+# one's place (with the later of their times).
+_REGROUP = """
+local old = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not old then return 0 end
+local new = redis.call('ZSCORE', KEYS[1], ARGV[2])
+if (not new) or tonumber(new) < tonumber(old) then
+  redis.call('ZADD', KEYS[1], old, ARGV[2])
+end
+redis.call('ZREM', KEYS[1], ARGV[1])
+return 1
+"""
+
+
 def _text(value: object) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -98,6 +151,8 @@ class RedisArchives:
         self.groups_per_player = groups_per_player
         self._keep = redis.register_script(_KEEP)
         self._group = redis.register_script(_GROUP)
+        self._merge = redis.register_script(_MERGE)
+        self._regroup = redis.register_script(_REGROUP)
 
     async def keep(self, game: ArchivedGame, counted: Mapping[int, Figures] | None) -> bool:
         """Store a game at its end, and count its figures, once."""
@@ -210,3 +265,56 @@ class RedisArchives:
                 )
             )
         return tuple(out)
+
+    async def move_group(self, old_chat: int, new_chat: int, now: int) -> None:
+        """A group became a supergroup: its history, statistics and place in its players'
+        lists follow it, step by step in an order that a repeat completes (see below)."""
+        k = self.keys
+        scored = await self.redis.zrange(k.history(old_chat), 0, -1, withscores=True)
+        history = cast(list[tuple[bytes, float]], scored)  # (game id, end time) pairs
+        # 1. Its archived games name the new chat (each rewritten in place: a repeat finds it
+        # done), so their replay buttons work there.
+        for raw_gid, _ in history:
+            key = k.archive(_text(raw_gid))
+            doc = await self.redis.get(key)
+            if doc is None:
+                continue
+            try:
+                game = game_from_json(doc)
+            except ArchivedGameError:
+                continue
+            if game.chat_id == old_chat:
+                moved = dataclasses.replace(game, chat_id=new_chat)
+                await self.redis.set(key, game_to_json(moved), keepttl=True, xx=True)
+        # 2. The history and statistics added to the new chat's in one script of its slot,
+        # once: a mark in that slot says it was done.
+        seasons = (*kept_seasons(now), ALL_TIME)
+        tables = [await self.redis.hgetall(k.stats(old_chat, season)) for season in seasons]
+        args: list[str | int | float] = [KEEP_SECONDS, self.games_per_group, len(history)]
+        for raw_gid, score in history:
+            args += [_text(raw_gid), int(score)]
+        users: set[int] = set()
+        for table in tables:
+            triples: list[str] = []
+            for raw_field, raw_value in table.items():
+                field, value = _text(raw_field), _text(raw_value)
+                who, _, name = field.partition(":")
+                counted = name not in ("", "name") and value.lstrip("-").isdigit()
+                triples += [field, "+" if counted else "=", value]
+                if name == "name" and who.lstrip("-").isdigit():
+                    users.add(int(who))
+            args += [len(triples) // 3, *triples]
+        keys = [k.moved(new_chat, old_chat), k.history(new_chat)]
+        keys += [k.stats(new_chat, season) for season in seasons]
+        result = await self._merge(keys=keys, args=args)
+        if result and int(result[0]) == 1:
+            for dropped in (_text(g) for g in result[1:]):
+                await self.redis.delete(k.archive(dropped))
+        # 3. Each player's list names the new chat instead of the old one.
+        for user in sorted(users):
+            await self._regroup(keys=[k.user_groups(user)], args=[old_chat, new_chat])
+        # 4. The old chat's keys go last: a repeat after a crash before here reads them again
+        # (and adds nothing, the mark being set).
+        await self.redis.delete(k.history(old_chat))
+        for season in seasons:
+            await self.redis.delete(k.stats(old_chat, season))

@@ -97,13 +97,13 @@ async def counted_tap(world: World, user: User, chat: int, message_id: int, data
 
     WIRE.answered = lambda: query in offered or world.state.callback_queries[query].answered
     WIRE.counting = True
-    webhook_reply.offer = noted  # type: ignore[assignment]
+    webhook_reply.offer = noted
     try:
         await world.emu.wait_for_answer(query, timeout=20)  # type: ignore[union-attr]
         await world.settle()
     finally:
         WIRE.counting = False
-        webhook_reply.offer = offer  # type: ignore[assignment]
+        webhook_reply.offer = offer
     assert offered == [query], "the tap's answer rode in the webhook's answer"
     return Wire(list(WIRE.trips))
 

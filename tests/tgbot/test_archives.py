@@ -22,6 +22,7 @@ from tgbot.archives import (
     archived_game,
     game_from_json,
     game_to_json,
+    kept_seasons,
     season_of,
     tally,
 )
@@ -33,6 +34,7 @@ from tgbot.redis_archives import RedisArchives
 from tgbot.redis_client import RedisClient
 
 GROUP, OTHER = -100, -200
+SUPER = -1001234  # GROUP once upgraded to a supergroup
 SPRING = int(datetime.datetime(2025, 4, 2, tzinfo=datetime.UTC).timestamp())
 SUMMER = int(datetime.datetime(2025, 7, 9, tzinfo=datetime.UTC).timestamp())
 
@@ -186,6 +188,91 @@ async def test_deluxe_roles_are_counted(archives: Archives) -> None:
     rounds = {r for p in stats for r in p.figures.rounds}
     assert rounds - {Role.MINER, Role.SABOTEUR}, "Deluxe roles"
     assert sum(sum(p.figures.rounds.values()) for p in stats) == 5 * 3
+
+
+def added(*seeds: int) -> dict[int, Figures]:
+    """The figures of these seeds' games, added per player."""
+    out: dict[int, Figures] = {}
+    for seed in seeds:
+        for user, figures in counted(seed).items():
+            out[user] = out[user] + figures if user in out else figures
+    return out
+
+
+async def test_a_group_s_history_and_statistics_follow_it_to_its_supergroup(
+    archives: Archives,
+) -> None:
+    """Added to what the supergroup has already (a game ended there first), each season's and
+    all time's; the archived games name the new chat; the players list it once. Once only: a
+    repeat (Telegram's update delivered again) adds nothing."""
+    await archives.keep(game(1, at=SPRING), counted(1))
+    await archives.keep(game(2, at=SUMMER), counted(2))
+    await archives.keep(game(3, chat=SUPER, at=SUMMER + 5), counted(3))
+    for _ in range(2):
+        await archives.move_group(GROUP, SUPER, SUMMER + 10)
+        recent = await archives.recent(SUPER)
+        assert [g.game_id for g in recent] == ["Game000003", "Game000002", "Game000001"]
+        assert {g.chat_id for g in recent} == {SUPER}
+        kept = await archives.game("Game000001")
+        assert kept is not None and kept.chat_id == SUPER
+        stats = {
+            season: {p.user_id: p.figures for p in await archives.group_stats(SUPER, season)}
+            for season in (season_of(SPRING), season_of(SUMMER), ALL_TIME)
+        }
+        assert stats[season_of(SPRING)] == counted(1)
+        assert stats[season_of(SUMMER)] == added(2, 3)
+        assert stats[ALL_TIME] == added(1, 2, 3)
+        assert [p.name for p in await archives.group_stats(SUPER, ALL_TIME)] == [
+            "P100",
+            "P101",
+            "P102",
+        ]
+        assert await archives.recent(GROUP) == ()
+        assert await archives.group_stats(GROUP, ALL_TIME) == ()
+        mine = await archives.player_stats(100)
+        assert [(g.chat_id, g.title) for g in mine] == [(SUPER, "The Mine")]
+        assert mine[0].figures == added(1, 2, 3)[100]
+
+
+async def test_a_group_with_nothing_kept_moves_nothing(archives: Archives) -> None:
+    await archives.keep(game(1, chat=SUPER), counted(1))
+    await archives.move_group(GROUP, SUPER, SPRING + 10)
+    assert [g.game_id for g in await archives.recent(SUPER)] == ["Game000001"]
+    assert {p.user_id: p.figures for p in await archives.group_stats(SUPER, ALL_TIME)} == (
+        counted(1)
+    )
+
+
+async def test_a_move_that_died_midway_is_completed_by_its_repeat(
+    redis_client: Redis, key_prefix: str
+) -> None:
+    """Dead after the figures were added and before the players' lists: the repeat moves the
+    lists and the old keys and adds the figures no second time; the mark lasts 180 days."""
+
+    async def dies(**_: object) -> object:
+        raise ConnectionError("the process died")
+
+    archives = RedisArchives(redis_client, prefix=key_prefix)
+    await archives.keep(game(1, at=SPRING), counted(1))
+    dying = RedisArchives(redis_client, prefix=key_prefix)
+    dying._regroup = dies  # type: ignore[assignment]
+    with pytest.raises(ConnectionError):
+        await dying.move_group(GROUP, SUPER, SPRING + 10)
+    assert [g.chat_id for g in await archives.player_stats(100)] == [GROUP]  # the gap
+    await archives.move_group(GROUP, SUPER, SPRING + 10)
+    assert [g.chat_id for g in await archives.player_stats(100)] == [SUPER]
+    stats = await archives.group_stats(SUPER, ALL_TIME)
+    assert {p.user_id: p.figures for p in stats} == counted(1)
+    k = Keys(key_prefix)
+    gone = (k.history(GROUP), k.stats(GROUP, ALL_TIME), k.stats(GROUP, season_of(SPRING)))
+    assert await redis_client.exists(*gone) == 0
+    assert KEEP_SECONDS - 60 < await redis_client.ttl(k.moved(SUPER, GROUP)) <= KEEP_SECONDS
+
+
+def test_the_seasons_kept_are_those_of_the_last_180_days() -> None:
+    assert kept_seasons(SUMMER) == ("2025Q1", "2025Q2", "2025Q3")
+    new_year = int(datetime.datetime(2025, 12, 31, 12, tzinfo=datetime.UTC).timestamp())
+    assert kept_seasons(new_year) == ("2025Q3", "2025Q4", "2026Q1")
 
 
 async def test_everything_expires_in_180_days(redis_client: Redis, key_prefix: str) -> None:

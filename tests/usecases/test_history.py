@@ -336,3 +336,26 @@ async def test_other_work_goes_on_while_a_replay_is_drawn() -> None:
     assert len(animator.spans) == 3
     for begun, ended in animator.spans:
         assert sum(begun < t < ended for t in ticks) >= 3, "the loop was held by the drawing"
+
+
+async def test_a_group_s_history_stats_language_and_replays_follow_it_to_its_supergroup(
+    table: Table,
+) -> None:
+    """A group upgraded to a supergroup (a new chat id) keeps what it played: /history and
+    /stats there show the games before, their replay buttons work there, its language stays,
+    and each player's private /stats names it once."""
+    supergroup = -1009876
+    gid, _ = await _finished(table, 3)
+    await table.store.set_group_language(GROUP, KO)
+    before = await table.archives.group_stats(GROUP, ALL_TIME)
+    await table.service.migrate(GROUP, supergroup)
+    assert await table.store.group_language(supergroup) == KO
+    assert await table.archives.group_stats(supergroup, ALL_TIME) == before
+    assert await table.archives.group_stats(GROUP, ALL_TIME) == ()
+    _, keyboard = await table.service.history(where(supergroup))
+    assert [b.command for row in keyboard for b in row] == [ReplayRound(gid, 1)]
+    toast = await table.service.tap(person(DAN), ReplayRound(gid, 2), supergroup, None)
+    assert not toast.alert, toast.text
+    assert [m.kind for m in table.sender.messages if m.chat_id == supergroup] == ["animation"]
+    private = await table.archives.player_stats(ANN)
+    assert [g.chat_id for g in private] == [supergroup]

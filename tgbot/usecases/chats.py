@@ -17,12 +17,18 @@ from .turns import unschedule
 
 
 async def migrate(ctx: Context, old_chat: int, new_chat: int) -> None:
-    """A group was upgraded to a supergroup: its games follow to the new chat id."""
+    """A group was upgraded to a supergroup: its games, its language, its history and its
+    statistics follow to the new chat id (each step safe to repeat, as when Telegram delivers
+    the update again after a crash)."""
     for gid in await ctx.store.chat_games(old_chat):
         record = await ctx.change(gid, lambda r: dataclasses.replace(r, chat_id=new_chat))
         if record is not None:
             await ctx.store.move_chat(gid, old_chat, new_chat, record.thread_id)
             await ctx.deliver(gid)
+    language = await ctx.store.group_language(old_chat)
+    if language is not None and await ctx.store.group_language(new_chat) is None:
+        await ctx.store.set_group_language(new_chat, language)
+    await ctx.archives.move_group(old_chat, new_chat, int(ctx.now()))
 
 
 async def bot_removed(ctx: Context, chat_id: int) -> None:
