@@ -23,7 +23,8 @@ dies in the middle leaves the update to Telegram's redelivery.
 
 A tap's answer made while its update is handled rides in that 200's body, as the one request
 Telegram carries out from a webhook's answer (`tgbot.webhook_reply`; WEBHOOK_REPLIES=0 turns it
-off); if the update then fails (500), its answer is sent by a call of its own instead.
+off); if the update then fails (500), or is still being handled a second after the answer was
+made, the answer is sent by a call of its own instead.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ MAX_BODY_BYTES = 1 << 20  # 1 MiB: Telegram's updates are a few KB
 READ_SECONDS = 10.0  # a body that trickles in slower than this is dropped (408)
 LINGER_SECONDS = 1.0  # after refusing, unread body bytes are discarded this long, then closed
 STOP_SECONDS = 5.0  # requests in flight get this long to finish when the server stops
+REPLY_WAIT_SECONDS = 1.0  # a tap's answer waits this long for its update's end, then is a call
 
 Accept = Callable[[Update], Awaitable[object]]
 Health = ops_http.Health
@@ -84,9 +86,12 @@ class WebhookServer:
         health: Health | None = None,
         backlog: Backlog | None = None,
         replies: bool = True,
+        reply_wait: float = REPLY_WAIT_SECONDS,
     ) -> None:
         self.bot = bot
         self.replies = replies  # a tap's answer rides in the webhook's answer (`webhook_reply`)
+        self.reply_wait = reply_wait  # how long it may wait there for the update's end
+        self._apart: set[asyncio.Task[None]] = set()  # answers sent as calls meanwhile
         self.accept = accept
         self.health = health
         self.backlog = backlog
@@ -196,7 +201,7 @@ class WebhookServer:
             except Exception as err:
                 return self._not_taken(update, err)
             return web.Response(status=200)
-        with webhook_reply.carrying(query.id) as slot:
+        with webhook_reply.carrying(query.id, wait=self.reply_wait, late=self._late) as slot:
             try:
                 await self.accept(update)
             except Exception as err:
@@ -216,6 +221,12 @@ class WebhookServer:
         else:
             log.error("webhook: update %s was not taken", update.update_id, exc_info=err)
         return web.Response(status=500, text="Internal Server Error")
+
+    def _late(self, answer: dict[str, object]) -> None:
+        """A tap's answer taken back from a webhook answer that is slow to come: sent now."""
+        task = asyncio.create_task(self._answer_apart(answer))
+        self._apart.add(task)
+        task.add_done_callback(self._apart.discard)
 
     async def _answer_apart(self, answer: dict[str, object]) -> None:
         """A tap's answer kept for the reply of an update that failed: sent as a call."""

@@ -28,6 +28,7 @@ async def tap_through(
     *,
     replies: bool = True,
     posts: int = 1,
+    reply_wait: float = 30.0,  # (a loaded machine must not make the answer late)
 ) -> CallbackQuery:
     """Serve the bot's webhook with `accept`, tap a button once, and wait until the emulator
     has posted the update `posts` times and has nothing left to deliver; the tap's query."""
@@ -40,6 +41,7 @@ async def tap_through(
         host="127.0.0.1",
         port=0,
         replies=replies,
+        reply_wait=reply_wait,
     )
     await server.start()
     try:
@@ -108,6 +110,26 @@ async def test_the_answer_of_an_update_that_fails_is_sent_by_a_call(
 
     query = await tap_through(emulator, sender, people, accept, posts=2)
     assert len(attempts) == 2 and attempts[0] == attempts[1]
+    assert (query.answered, query.text) == (True, "Saved")
+    assert emulator.calls["answerCallbackQuery"] == 1
+    assert emulator.webhook_replies == {}
+
+
+async def test_an_answer_whose_update_is_slow_to_end_is_sent_by_a_call_meanwhile(
+    emulator: BotApiEmulator, sender: Sender, people: People, state: EmulatorState
+) -> None:
+    """A slow edit after the answer (Telegram late to answer it) does not hold the tap's
+    answer: past the wait it is taken back from the webhook's answer and sent as a call."""
+    answered_before_the_end: list[bool] = []
+
+    async def accept(update: Update) -> None:
+        query_id = the_tap(update)
+        assert (await sender.answer(query_id, "Saved", alert=False, url=None)).ok
+        await emulator.wait_for(lambda: state.callback_queries[query_id].answered, timeout=20)
+        answered_before_the_end.append(True)
+
+    query = await tap_through(emulator, sender, people, accept, reply_wait=0.05)
+    assert answered_before_the_end == [True]
     assert (query.answered, query.text) == (True, "Saved")
     assert emulator.calls["answerCallbackQuery"] == 1
     assert emulator.webhook_replies == {}
