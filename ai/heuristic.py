@@ -32,6 +32,15 @@ STRIKE_DECK = 10
 # costs that turn, since nobody can repair it in between (base 5 H v H, seeds 1-1200: miners
 # won 59.4% without it, 56.8% with 1.0, 58.2% with 2.0).
 NEXT_BONUS = 1.0
+# A saboteur keeps its rockfalls (and dead ends that block nothing yet) until the deck is this
+# low, unless a cut is worth it now: a gap the miners cannot draw a card for any more is
+# mended late or never.
+HOLD_DECK = 3
+HOLD_ROCKFALL = 1.5
+HOLD_DEAD_END = 0.6
+# A cut's worth is scaled by how scarce the cards that could fill its gap are: x0.5 when this
+# many copies or more are left (a base deck's tunnels less those on the board), up to x1.5.
+REFILL_PLENTY = 12.0
 _UNSEEN = (-1,)  # a board memo's answer for a placement not worked out yet
 _ROCKFALL_LOOKS = 8  # rockfall cells looked at per decision: each costs a network rebuild
 
@@ -93,7 +102,9 @@ def _keep_value(sit: Situation, card: Card) -> float:
     if kind is Kind.MAP:
         return 0.1 if sit.gold_known() else 0.6
     if kind is Kind.ROCKFALL:
-        return 0.3 if dig else 0.6
+        if dig:
+            return 0.3
+        return 0.9 if sit.deck_size > HOLD_DECK else 0.6
     return 0.3
 
 
@@ -122,7 +133,10 @@ def _place(sit: Situation, a: PlaceTunnel) -> float:
     stance = sit.stance
     if stance is Stance.BLOCK:
         if striking(sit):
-            return -2.0 * delta - 8.0 * reaches_gold + (0.3 if dead else 0.0)
+            score = -2.0 * delta - 8.0 * reaches_gold + (0.3 if dead else 0.0)
+            if dead and -1e-9 < delta < 1e-9 and sit.deck_size > HOLD_DECK:
+                score -= HOLD_DEAD_END  # kept for the front
+            return score
         # Hiding: dig toward a goal the seat thinks is coal, never toward the gold.
         fake = before_fake - sum(p * d for p, d in zip(coal, after, strict=True))
         return 0.7 * fake - 1.2 * max(delta, 0.0) - 6.0 * reaches_gold - 0.2
@@ -153,7 +167,43 @@ def _rockfall(sit: Situation, a: Rockfall, looked: list[int]) -> float:
     # cards beyond the cut count again only once a card fitting the gap is found.
     after = after_remove(sit.maze, sit.hidden, a.at)
     delta = weighted(r.best, r.goals, sit.gold) - weighted(after, r.goals, sit.gold)
-    return (2.0 * delta - 0.3) if dig else (-2.0 * delta - 0.3)
+    if dig:
+        return 2.0 * delta - 0.3
+    hold = HOLD_ROCKFALL if sit.deck_size > HOLD_DECK else 0.0
+    if delta >= 0.0:
+        return -2.0 * delta - 0.3 - hold
+    # The miners mend a cut with one card that fits its gap: a cut is worth more the fewer
+    # such cards are left (base 5 H v H, seeds 1-2,000: miners won 57.5% before, 56.2% with
+    # this and the holding above).
+    rest = {k: v for k, v in sit.maze.items() if k != a.at}
+    must_open, must_closed = bd.constraints(rest, a.at)
+    copies = _refill_copies(must_open, must_closed)
+    for v in rest.values():
+        if _refills(bd.card_of(v), must_open, must_closed):
+            copies -= 1
+    scarce = max(0.0, 1.0 - copies / REFILL_PLENTY)
+    return -2.0 * delta * (0.5 + scarce) - 0.3 - hold
+
+
+_REFILL: dict[tuple[int, int], int] = {}
+
+
+def _refills(card: Card, must_open: int, must_closed: int) -> bool:
+    """Whether a tunnel card (not a dead end) fits a gap with these edges, in some orientation."""
+    spec = CARDS[card]
+    if spec.kind is not Kind.TUNNEL or spec.ladder or card in DEAD_ENDS:
+        return False
+    return any(bd.fits(c, must_open, must_closed) for c in bd.OFFERED[card])
+
+
+def _refill_copies(must_open: int, must_closed: int) -> int:
+    """Copies in a base deck of the tunnel cards (not dead ends) that fit a gap."""
+    key = (must_open, must_closed)
+    n = _REFILL.get(key)
+    if n is None:
+        n = sum(s.base_copies for s in CARDS if _refills(s.card, must_open, must_closed))
+        _REFILL[key] = n
+    return n
 
 
 def _at_player(sit: Situation, a: PlayOnPlayer) -> float:
