@@ -229,12 +229,13 @@ class WebhookServer:
         task.add_done_callback(self._apart.discard)
 
     async def _answer_apart(self, answer: dict[str, object]) -> None:
-        """A tap's answer kept for the reply of an update that failed: sent as a call."""
+        """A tap's answer taken out of the webhook's answer (its update failed, or is slow to
+        end): sent as a call."""
         method = str(answer.pop("method"))
         try:
             await BotCalls(self.bot)(method, answer)
-        except Exception as err:  # the tap's spinner stops by itself; the update comes again
-            log.info("webhook: a failed update's tap answer could not be sent: %s", err)
+        except Exception as err:  # the tap's spinner stops by itself
+            log.info("webhook: a tap's answer sent apart could not be sent: %s", err)
 
     async def _healthz(self, request: web.Request) -> web.Response:
         """GET /healthz (`tgbot.ops_http.healthz`)."""
