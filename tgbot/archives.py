@@ -274,19 +274,28 @@ def season_of(when: int) -> str:
 
 def kept_seasons(now: int) -> tuple[str, ...]:
     """Every season whose statistics may still be kept at `now` (a season's hash expires
-    KEEP_SECONDS after its last game), oldest first, with the next one (a clock a little
-    ahead)."""
-    seasons: list[str] = []
-    when = now - KEEP_SECONDS
-    while when <= now + 24 * 3600:
-        season = season_of(when)
-        if season not in seasons:
-            seasons.append(season)
-        when += 15 * 24 * 3600  # no quarter is shorter than 15 days
-    last = season_of(now + 24 * 3600)
-    if last not in seasons:
-        seasons.append(last)
+    KEEP_SECONDS after its last game), oldest first, up to the season of a day later (a clock
+    a little ahead)."""
+    first = datetime.datetime.fromtimestamp(now - KEEP_SECONDS, tz=datetime.UTC)
+    last = datetime.datetime.fromtimestamp(now + 24 * 3600, tz=datetime.UTC)
+    quarter = first.year * 4 + (first.month - 1) // 3
+    seasons = []
+    while quarter <= last.year * 4 + (last.month - 1) // 3:
+        seasons.append(f"{quarter // 4}Q{quarter % 4 + 1}")
+        quarter += 1
     return tuple(seasons)
+
+
+def rehomed(doc: str | bytes, chat_id: int) -> str | None:
+    """A stored archived game's JSON naming `chat_id` as its group (a group that became a
+    supergroup), or None if it is unreadable or names it already."""
+    try:
+        game = game_from_json(doc)
+    except ArchivedGameError:
+        return None
+    if game.chat_id == chat_id:
+        return None
+    return game_to_json(dataclasses.replace(game, chat_id=chat_id))
 
 
 # ---------------------------------------------------------------- statistics

@@ -6,7 +6,6 @@ here too; expiry follows the given clock.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Mapping
 
@@ -24,6 +23,7 @@ from .archives import (
     game_from_json,
     game_to_json,
     kept_seasons,
+    rehomed,
     season_of,
 )
 from .game_ids import GameId
@@ -154,13 +154,9 @@ class MemoryArchives:
         old_history = self.histories.pop(old_chat, {})
         for gid in old_history:
             doc = self._doc(gid)
-            if doc is None:
-                continue
-            try:
-                moved = dataclasses.replace(game_from_json(doc), chat_id=new_chat)
-            except ArchivedGameError:
-                continue
-            self.docs[gid] = (game_to_json(moved), self.docs[gid][1])
+            moved = None if doc is None else rehomed(doc, new_chat)
+            if moved is not None:
+                self.docs[gid] = (moved, self.docs[gid][1])
         if old_history:
             history = self.histories.setdefault(new_chat, {})
             history.update(old_history)

@@ -14,7 +14,6 @@ that died before deleting trimmed archives leaves them listed nowhere (they expi
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import cast
 
@@ -33,6 +32,7 @@ from .archives import (
     game_from_json,
     game_to_json,
     kept_seasons,
+    rehomed,
     season_of,
 )
 from .game_ids import GameId
@@ -277,15 +277,9 @@ class RedisArchives:
         for raw_gid, _ in history:
             key = k.archive(_text(raw_gid))
             doc = await self.redis.get(key)
-            if doc is None:
-                continue
-            try:
-                game = game_from_json(doc)
-            except ArchivedGameError:
-                continue
-            if game.chat_id == old_chat:
-                moved = dataclasses.replace(game, chat_id=new_chat)
-                await self.redis.set(key, game_to_json(moved), keepttl=True, xx=True)
+            moved = None if doc is None else rehomed(doc, new_chat)
+            if moved is not None:
+                await self.redis.set(key, moved, keepttl=True, xx=True)
         # 2. The history and statistics added to the new chat's in one script of its slot,
         # once: a mark in that slot says it was done.
         seasons = (*kept_seasons(now), ALL_TIME)

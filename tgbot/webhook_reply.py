@@ -95,9 +95,7 @@ def carrying(
         yield slot
     finally:
         _slot.reset(token)
-        slot.closed = True
-        if slot.timer is not None:
-            slot.timer.cancel()
+        slot.close()  # (what it holds is still given by a later `close`)
 
 
 def offer(query_id: str, parameters: Mapping[str, object]) -> bool:
