@@ -96,3 +96,13 @@ class BotCalls:
 def field(answer: object, name: str) -> object:
     """A field of an answer that is a message (None when it is not, or has no such field)."""
     return answer.get(name) if isinstance(answer, dict) else None
+
+
+def topic_of(answer: object) -> int | None:
+    """The forum topic of an answer that is a message, as a game's record keeps it: its
+    `message_thread_id` only when it is a topic message (in other supergroups a reply carries
+    a thread id too), else None."""
+    thread = field(answer, "message_thread_id")
+    if field(answer, "is_topic_message") is True and isinstance(thread, int):
+        return thread
+    return None

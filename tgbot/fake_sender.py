@@ -229,13 +229,19 @@ class FakeSender:
         sent.deleted = True
         return DONE
 
-    async def probe(self, chat_id: int, message_id: int) -> Sent:
-        """DONE for a live message of the bot's (its keyboard removed), else GONE."""
+    async def probe(self, chat_id: int, message_id: int, thread_id: int | None) -> Sent:
+        """DONE for a live message of the bot's in topic `thread_id` (its keyboard removed,
+        whatever its topic), else GONE. As on Telegram, a message without a keyboard tells no
+        topic ("message is not modified"): DONE."""
         self.calls.append("probe")
         sent = self._live(chat_id, message_id)
         if sent is None:
             return Sent(Fate.GONE, detail="message to edit not found")
+        if sent.keyboard is None:
+            return DONE
         sent.keyboard = None
+        if sent.thread_id != thread_id:
+            return Sent(Fate.GONE, detail="in another topic")
         return DONE
 
     async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:

@@ -160,9 +160,10 @@ class Sender(Protocol):
         """Delete a message (GONE when it is gone already or too old to delete)."""
         ...
 
-    async def probe(self, chat_id: int, message_id: int) -> Sent:
-        """Whether a message is the bot's own and still there (DONE), without changing what it
-        shows unless it carries a keyboard (which is removed): reconciles unknown sends."""
+    async def probe(self, chat_id: int, message_id: int, thread_id: int | None) -> Sent:
+        """Whether a message is the bot's own, still there and in forum topic `thread_id` (None:
+        not in a topic) (DONE), without changing what it shows unless it carries a keyboard
+        (which is removed): reconciles unknown sends."""
         ...
 
     async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:

@@ -14,7 +14,7 @@ from telegram.error import RetryAfter, TelegramError
 
 from . import ephemeral_requests as ephemeral
 from . import fitting, metrics, webhook_reply
-from .bot_calls import BotCalls, Upload, field
+from .bot_calls import BotCalls, Upload, field, topic_of
 from .fates import fate_of
 from .fitting import CAPTION_LIMIT, TEXT_LIMIT
 from .keyboards import markup
@@ -348,13 +348,23 @@ class Sender:
         parameters = {"chat_id": chat_id, "message_id": message_id}
         return await self._call("deleteMessage", parameters, chat_id=chat_id)
 
-    async def probe(self, chat_id: int, message_id: int) -> Sent:
-        """Whether a message is the bot's own and still there: DONE (its keyboard, if any, is
-        removed), else GONE (not the bot's, or not there)."""
+    async def probe(self, chat_id: int, message_id: int, thread_id: int | None) -> Sent:
+        """Whether a message is the bot's own, still there and in forum topic `thread_id`: DONE
+        (its keyboard, if any, is removed), else GONE (not the bot's, not there, or another
+        topic's: another game's message, never a copy of this one's)."""
         method = "editMessageReplyMarkup"
         parameters = {"chat_id": chat_id, "message_id": message_id}
-        sent = await self._call(method, parameters, chat_id=chat_id)
-        return Sent(Fate.DONE) if sent.ok else sent
+        topics: list[int | None] = []
+
+        def seen(result: object) -> None:
+            topics.append(topic_of(result))
+
+        sent = await self._call(method, parameters, chat_id=chat_id, seen=seen)
+        if not sent.ok:
+            return sent
+        if topics and topics[0] != thread_id:
+            return Sent(Fate.GONE, detail=f"in topic {topics[0]}, not {thread_id}")
+        return Sent(Fate.DONE)
 
     async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:
         """Answer a button tap: in the webhook's own answer while its update is handled

@@ -22,6 +22,7 @@ from emulator.faults import (
 from emulator.server import BotApiEmulator
 from tests.emulator.conftest import bot_sender
 from tests.emulator.support import People
+from tgbot.bot_calls import topic_of
 from tgbot.buttons import Noop
 from tgbot.callback import encode
 from tgbot.menus import Button, Style
@@ -125,10 +126,50 @@ async def test_a_probe_tells_the_bots_own_messages_from_others(
     own = await sender.group_text(people.group.id, None, "mine")
     theirs = emulator.state.send_text(people.alice.id, people.group.id, "hers")
     assert own.message_id is not None
-    assert (await sender.probe(people.group.id, own.message_id)).ok
+    assert (await sender.probe(people.group.id, own.message_id, None)).ok
     assert emulator.state.message(people.group.id, own.message_id).content.text == "mine"
-    assert not (await sender.probe(people.group.id, theirs.message_id)).ok
-    assert not (await sender.probe(people.group.id, 10_000)).ok
+    assert not (await sender.probe(people.group.id, theirs.message_id, None)).ok
+    assert not (await sender.probe(people.group.id, 10_000, None)).ok
+
+
+async def test_a_probe_finds_a_copy_only_in_its_own_forum_topic(
+    emulator: BotApiEmulator, sender: Sender, people: People
+) -> None:
+    """Another topic's message of the bot is another game's (maybe not recorded yet): never
+    taken for a copy, so never deleted; the General topic's messages have no topic. (Only a
+    message with a keyboard tells its topic: removing nothing, Telegram answers "message is
+    not modified" and no message, so a message without one is taken as before.)"""
+    state = emulator.state
+    forum = state.create_group("Forum", creator=people.alice.id, supergroup=True, forum=True)
+    one = state.create_topic(forum.id, people.alice.id, "One")
+    two = state.create_topic(forum.id, people.alice.id, "Two")
+    keys = [[Button("My hand", Noop())]]
+    sent = [
+        await sender.group_text(forum.id, thread, text, keys)
+        for thread, text in ((one, "one"), (two, "two"), (None, "general"), (one, "again"))
+    ]
+    in_one, in_two, general, again = (s.message_id for s in sent)
+    assert in_one and in_two and general and again
+    assert (await sender.probe(forum.id, in_one, one)).ok
+    other = await sender.probe(forum.id, in_two, one)
+    assert other.fate is Fate.GONE and "topic" in other.detail
+    assert not (await sender.probe(forum.id, general, one)).ok
+    assert (await sender.probe(forum.id, again, None)).fate is Fate.GONE
+    assert state.message(forum.id, in_two).content.text == "two"  # its keyboard is gone
+    assert (await sender.probe(forum.id, in_two, one)).ok  # now it tells nothing
+
+
+@pytest.mark.parametrize(
+    ("answer", "topic"),
+    [
+        ({"message_id": 5, "message_thread_id": 3, "is_topic_message": True}, 3),
+        ({"message_id": 5, "message_thread_id": 3}, None),  # a reply's thread, not a topic
+        ({"message_id": 5}, None),
+        (True, None),  # an edit of an inline message answers True
+    ],
+)
+def test_the_topic_of_an_answer(answer: object, topic: int | None) -> None:
+    assert topic_of(answer) == topic
 
 
 async def test_concurrent_calls_each_get_their_own_outcome(

@@ -11,10 +11,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from tgbot.buttons import CancelGame, ConfirmDiscard, StartGame
+from tgbot.buttons import CancelGame, ConfirmDiscard, Noop, StartGame
 from tgbot.fitting import CAPTION_LIMIT, visible
 from tgbot.game_ids import GameId
 from tgbot.lease import LEASE_MS
+from tgbot.menus import Button
 from tgbot.notice_texts import render
 from tgbot.outbox import BACKOFF_FIRST, Owed, attempts_in, folded, owe, waiting
 from tgbot.ports import Fate, Sent
@@ -149,6 +150,27 @@ async def test_reconciling_never_deletes_other_messages_of_the_bot(table: Table)
     live = [m.message_id for m in table.sender.live(GROUP)]
     assert other.message_id in live
     assert set(lobby_and_more) - set(live) <= {lobby_and_more[-1]}  # only the old board went
+
+
+async def test_another_topics_message_not_recorded_yet_is_not_taken_for_a_copy(
+    table: Table,
+) -> None:
+    """In a forum group another topic's game may post in the gap an instant before its send is
+    recorded: the bot's own message, not in the ledger, but in another topic: never a copy of
+    this game's (whose topic is none here), so it stays (its keyboard, which told the topic,
+    is gone: README, not done)."""
+    gid = await table.start()
+    table.sender.fail("group_photo", Fate.UNKNOWN)  # not carried out: there is no copy
+    await table.discard(gid)
+    table.sender.fail("group_text", Fate.UNKNOWN, carried_out=True)  # sent, not recorded
+    await table.sender.group_text(GROUP, 7, "another topic's board", [[Button("x", Noop())]])
+    other = table.sender.messages[-1]
+    assert other.thread_id == 7
+    table.clock.advance(1.1)
+    await table.service.sweep()
+    assert table.sender.calls.count("probe") >= 1, "the gap was searched"
+    assert other.message_id in [m.message_id for m in table.sender.live(GROUP)]
+    assert (await table.record(gid)).owed.is_empty
 
 
 async def test_a_deletion_that_fails_for_a_passing_reason_is_retried(table: Table) -> None:

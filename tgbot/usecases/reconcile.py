@@ -4,8 +4,10 @@ Before each send the deliverer notes the chat's highest recorded message id (the
 first sends of a delivery, read with its lease, `noted_floors`). When a
 send times out, the game keeps that floor (`outbox.doubt`) and the item stays owed. Once the
 retried send is confirmed with id N, every message between the floor and N that is the bot's own
-(`Sender.probe`) but not in the sent-message ledger is a copy Telegram posted after all: it is
-deleted, so the chat shows each message once.
+and in the send's forum topic (`Sender.probe`) but not in the sent-message ledger is a copy
+Telegram posted after all: it is deleted, so the chat shows each message once. (A message of
+another topic is another game's, perhaps sent an instant ago and not recorded yet; only a message
+with a keyboard tells its topic, see `Sender.probe`.)
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ async def confirmed_send(
     left: list[int] = []
     unsure = False
     if doubt is not None and sent.message_id is not None:
-        left, unsure = await remove_copies(ctx, chat_id, doubt, sent.message_id)
+        thread = record.thread_id if chat_id == record.chat_id else None
+        left, unsure = await remove_copies(ctx, chat_id, thread, doubt, sent.message_id)
 
     def saved(r: GameRecord) -> GameRecord:
         r = change(r)
@@ -79,18 +82,20 @@ async def confirmed_send(
 
 
 async def remove_copies(
-    ctx: Context, chat_id: int, floor: int, confirmed_id: int
+    ctx: Context, chat_id: int, thread_id: int | None, floor: int, confirmed_id: int
 ) -> tuple[list[int], bool]:
-    """Delete the bot's own unrecorded messages between `floor` and `confirmed_id`: the copies
-    whose deletion must be tried again, and whether some message could not be looked at (then
-    the doubt stays for the next confirmed send, whose gap covers this one)."""
+    """Delete the bot's own unrecorded messages between `floor` and `confirmed_id` in the send's
+    forum topic (`thread_id`; another topic's are another game's, maybe sent an instant ago and
+    not recorded yet): the copies whose deletion must be tried again, and whether some message
+    could not be looked at (then the doubt stays for the next confirmed send, whose gap covers
+    this one)."""
     posts = ctx.sender.posts
     known = await posts.confirmed(chat_id, floor, confirmed_id)
     candidates = [m for m in range(floor + 1, confirmed_id) if m not in known][:MAX_PROBES]
     left: list[int] = []
     unsure = False
     for message_id in candidates:
-        probed = await ctx.sender.probe(chat_id, message_id)
+        probed = await ctx.sender.probe(chat_id, message_id, thread_id)
         if probed.transient:
             unsure = True
             continue
