@@ -241,7 +241,18 @@ class FakeSender:
             return DONE
         sent.keyboard = None
         if sent.thread_id != thread_id:
-            return Sent(Fate.GONE, detail="in another topic")
+            return Sent(Fate.GONE, detail="in another topic", elsewhere=True, topic=sent.thread_id)
+        return DONE
+
+    async def edit_keyboard(self, chat_id: int, message_id: int, keyboard: Keyboard) -> Sent:
+        """Set a message's keyboard (GONE if it is not there)."""
+        failure = self._failure("edit_keyboard")
+        if failure is not None:
+            return Sent(failure.fate, retry_after=failure.retry_after, detail="set up to fail")
+        sent = self._live(chat_id, message_id)
+        if sent is None:
+            return Sent(Fate.GONE, detail="message to edit not found")
+        sent.keyboard = keyboard or None
         return DONE
 
     async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:

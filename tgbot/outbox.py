@@ -47,6 +47,7 @@ class Owed:
     private_texts: tuple[tuple[int, Message], ...] = ()  # (user, text) sent once, on its own
     lobby_text: Message | None = None  # what the lobby message must come to say (edited)
     lobby_redraw: bool = False  # the lobby message must be drawn again (a drawing failed)
+    board_keyboard: bool = False  # the board post's keyboard must be set again (a probe took it)
     waits: tuple[tuple[int, float, int], ...] = ()  # (chat, not before, failed attempts)
     uncertain: tuple[tuple[int, int], ...] = ()  # (chat, last id before a send that timed out)
 
@@ -57,6 +58,7 @@ class Owed:
             self.texts
             or self.lobby_text is not None
             or self.lobby_redraw
+            or self.board_keyboard
             or self.board_version is not None
             or self.fresh
             or self.edits
@@ -107,6 +109,7 @@ def owe(
         private_texts=(*owed.private_texts, *((u, as_message(t)) for u, t in private_texts)),
         lobby_text=owed.lobby_text,
         lobby_redraw=owed.lobby_redraw,
+        board_keyboard=owed.board_keyboard,
         waits=owed.waits,
         uncertain=owed.uncertain,
     )
@@ -303,5 +306,7 @@ def group_dropped(owed: Owed) -> Owed:
         lines_struck=struck,
         board_version=None,
         lobby_text=None,
+        lobby_redraw=False,
+        board_keyboard=False,
         replays=replays,
     )

@@ -42,6 +42,10 @@ class Sent:
     retry_after: float | None = None  # seconds Telegram (or the budget) asked to wait
     new_chat: int | None = None  # where a MOVED group went
     detail: str = ""  # Telegram's description, for the log
+    # A probe that found the bot's own message in another forum topic (GONE): that topic (None:
+    # the General topic, or a group without topics).
+    elsewhere: bool = False
+    topic: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -154,6 +158,10 @@ class Sender(Protocol):
         self, chat_id: int, message_id: int, text: str, keyboard: Keyboard | None
     ) -> Sent:
         """Replace a text message's text and keyboard."""
+        ...
+
+    async def edit_keyboard(self, chat_id: int, message_id: int, keyboard: Keyboard) -> Sent:
+        """Set a message's keyboard, nothing else (DONE when it was so already)."""
         ...
 
     async def delete(self, chat_id: int, message_id: int) -> Sent:

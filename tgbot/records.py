@@ -28,7 +28,9 @@ rendered before it was owed, as records written before typed messages hold), for
 `thread` is a forum topic's `message_thread_id` (only for topic messages: in other supergroups
 replies carry a thread id too, and must not make a second "chat"). `hands` pairs a player with
 their live private message. `owed` is what the game still owes its chats (`tgbot.outbox`;
-its `lines_struck` counts the move lines struck off the board lines so far, 0 when absent);
+its `lines_struck` counts the move lines struck off the board lines so far, 0 when absent;
+`board_keyboard`, false when absent, asks for the board post's keyboard to be set again, after
+another game's search for copies took it);
 `unreachable` lists players whose private chat refused the bot, until they press Start.
 
 `chat` is a group's id (negative), or for a practice game (`/practice`) the player's private
@@ -240,6 +242,7 @@ def record_to_json(record: GameRecord) -> str:
             if record.owed.lobby_text is None
             else to_doc(record.owed.lobby_text),
             "lobby_redraw": record.owed.lobby_redraw,
+            "board_keyboard": record.owed.board_keyboard,
             "waits": [[c, t, n] for c, t, n in record.owed.waits],
             "uncertain": [[c, f] for c, f in record.owed.uncertain],
         },
@@ -382,6 +385,7 @@ def _owed(value: object) -> Owed:
         ),
         lobby_text=_opt_message(doc.get("lobby_text"), "owed.lobby_text"),
         lobby_redraw=_bool(doc.get("lobby_redraw", False), "owed.lobby_redraw"),
+        board_keyboard=_bool(doc.get("board_keyboard", False), "owed.board_keyboard"),
         waits=tuple(
             (_int(c, "owed.waits chat"), _number(t, "owed.waits time"), _int(n, "owed.waits n"))
             for c, t, n in _list(doc.get("waits", []), "owed.waits")

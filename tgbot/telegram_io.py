@@ -363,8 +363,21 @@ class Sender:
         if not sent.ok:
             return sent
         if topics and topics[0] != thread_id:
-            return Sent(Fate.GONE, detail=f"in topic {topics[0]}, not {thread_id}")
+            detail = f"in topic {topics[0]}, not {thread_id}"
+            return Sent(Fate.GONE, detail=detail, elsewhere=True, topic=topics[0])
         return Sent(Fate.DONE)
+
+    async def edit_keyboard(
+        self, chat_id: int, message_id: int, keyboard: Sequence[Sequence[Button]]
+    ) -> Sent:
+        """Set a message's keyboard, nothing else (DONE when it was so already)."""
+        spent = await self.spending.bot(chat_id)
+        if spent is not None:
+            return spent
+        method = "editMessageReplyMarkup"
+        parameters: dict[str, object] = {"chat_id": chat_id, "message_id": message_id}
+        parameters["reply_markup"] = markup(keyboard)
+        return await self._call(method, parameters, chat_id=chat_id)
 
     async def answer(self, query_id: str, text: str, *, alert: bool, url: str | None) -> Sent:
         """Answer a button tap: in the webhook's own answer while its update is handled

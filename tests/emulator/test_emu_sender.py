@@ -157,6 +157,11 @@ async def test_a_probe_finds_a_copy_only_in_its_own_forum_topic(
     assert (await sender.probe(forum.id, again, None)).fate is Fate.GONE
     assert state.message(forum.id, in_two).content.text == "two"  # its keyboard is gone
     assert (await sender.probe(forum.id, in_two, one)).ok  # now it tells nothing
+    assert (await sender.edit_keyboard(forum.id, in_two, keys)).ok  # set again
+    assert state.message(forum.id, in_two).content.reply_markup is not None
+    assert (await sender.edit_keyboard(forum.id, in_two, keys)).ok  # "not modified"
+    gone = await sender.edit_keyboard(forum.id, 10_000, keys)
+    assert gone.fate is Fate.GONE
 
 
 @pytest.mark.parametrize(

@@ -91,7 +91,7 @@ def test_moves_owed_replays_invitations_and_a_rematch_round_trip() -> None:
     record = replace(
         _playing(_record()),
         moves=("0 D CROSS", "1 T CROSS 1,0"),
-        owed=Owed(replays=(2, END), lines_struck=17),
+        owed=Owed(replays=(2, END), lines_struck=17, board_keyboard=True),
         lobby=Lobby(players=PLAYERS[:1], invited=PLAYERS[1:]),
         rematch="Cd4eF0yZa1",
     )
@@ -101,10 +101,11 @@ def test_moves_owed_replays_invitations_and_a_rematch_round_trip() -> None:
 def test_a_record_from_before_moves_replays_and_rematches_is_read() -> None:
     doc = json.loads(record_to_json(_playing(_record())))
     del doc["moves"], doc["owed"]["replays"], doc["owed"]["lines_struck"]
+    del doc["owed"]["board_keyboard"]
     assert "invited" not in doc["lobby"] and "rematch" not in doc
     back = record_from_json(json.dumps(doc), rev=0)
     assert back.moves == () and back.owed.replays == () and back.lobby.invited == ()
-    assert back.owed.lines_struck == 0
+    assert back.owed.lines_struck == 0 and not back.owed.board_keyboard
     assert back.rematch is None
 
 

@@ -21,8 +21,9 @@ from tgbot.outbox import BACKOFF_FIRST, Owed, attempts_in, folded, owe, waiting
 from tgbot.ports import Fate, Sent
 from tgbot.records import GameRecord
 from tgbot.service import Toast
+from tgbot.usecases.panels import board_keyboard
 
-from .conftest import ANN, BOB, CAT, EN, GROUP, Table, person
+from .conftest import ANN, BOB, CAT, EN, GROUP, Table, person, place
 
 
 async def _board_owed(table: Table, gid: str) -> int:
@@ -171,6 +172,58 @@ async def test_another_topics_message_not_recorded_yet_is_not_taken_for_a_copy(
     assert table.sender.calls.count("probe") >= 1, "the gap was searched"
     assert other.message_id in [m.message_id for m in table.sender.live(GROUP)]
     assert (await table.record(gid)).owed.is_empty
+
+
+async def test_another_topics_board_gets_back_the_keyboard_a_probe_took(table: Table) -> None:
+    """The probe of the search for copies takes a message's keyboard: another topic's game,
+    whose board that was (sent an instant before, recorded just after), sets it again."""
+    other = await table.start(where=place(GROUP, 7))
+    here = await table.start()
+    table.sender.fail("group_photo", Fate.UNKNOWN)  # this game's board: not carried out
+    await table.discard(here)
+    # The other game's next board, in flight: on Telegram already, not recorded yet.
+    keys = board_keyboard(await table.record(other))
+    assert keys
+    table.sender.fail("group_photo", Fate.UNKNOWN, carried_out=True)
+    await table.sender.group_photo(GROUP, 7, b"png", "the other game's board", keys)
+    board = table.sender.messages[-1]
+    table.clock.advance(1.1)
+    await table.service.deliver(here)  # its board again: confirmed, the gap searched
+    assert board.keyboard is None and not board.deleted, "taken, not deleted"
+    assert (await table.record(other)).owed.board_keyboard
+    # The other game's send comes back: the board is its own now.
+    await table.sender.posts.confirm(GROUP, board.message_id)
+    await table.ctx.strike(
+        other,
+        lambda r: dataclasses.replace(
+            r, messages=dataclasses.replace(r.messages, board=board.message_id)
+        ),
+    )
+    await table.service.deliver(other)
+    shown = next(m for m in table.group() if m.message_id == board.message_id)
+    assert shown.keyboard == keys
+    assert (await table.record(other)).owed.is_empty
+    assert (await table.record(here)).owed.is_empty
+
+
+async def test_another_topics_lobby_is_drawn_again_after_a_probe_took_its_keyboard(
+    table: Table,
+) -> None:
+    lobby = await table.open(where=place(GROUP, 7))
+    here = await table.start()
+    table.sender.fail("group_photo", Fate.UNKNOWN)
+    await table.discard(here)
+    keys = [[Button("x", Noop())]]
+    table.sender.fail("group_text", Fate.UNKNOWN, carried_out=True)  # standing for a lobby
+    await table.sender.group_text(GROUP, 7, "the lobby, again", keys)
+    table.clock.advance(1.1)
+    await table.service.sweep()
+    assert (await table.record(lobby)).owed.lobby_redraw
+    await table.service.sweep()  # (the sweeper's next pass)
+    record = await table.record(lobby)
+    assert record.owed.is_empty, "the lobby was drawn again"
+    message = next(m for m in table.sender.live(GROUP) if m.message_id == record.messages.lobby)
+    assert message.keyboard
 
 
 async def test_a_deletion_that_fails_for_a_passing_reason_is_retried(table: Table) -> None:

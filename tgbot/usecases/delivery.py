@@ -197,6 +197,8 @@ def _group_step(ctx: Context, record: GameRecord) -> Step | None:
         return functools.partial(deliver_replay, ctx, record, _send_group)
     if owed.board_version is not None and record.state is not None:
         return functools.partial(_board, ctx, record)
+    if owed.board_keyboard:
+        return functools.partial(_keyboard_again, ctx, record)
     return None
 
 
@@ -364,6 +366,26 @@ async def _board(ctx: Context, record: GameRecord) -> None:
         ),
         done,
     )
+
+
+async def _keyboard_again(ctx: Context, record: GameRecord) -> None:
+    """The board post's keyboard set again: another game's search for copies (in another forum
+    topic of the chat) took it (`reconcile`). Whatever board post the game has now gets it (a
+    later post has it already: no change)."""
+
+    def done(r: GameRecord) -> GameRecord:
+        owed = dataclasses.replace(r.owed, board_keyboard=False)
+        return dataclasses.replace(r, owed=went_through(owed, r.chat_id))
+
+    board = record.messages.board
+    if board is None:
+        await ctx.strike(record.game_id, done)
+        return
+    sent = await ctx.sender.edit_keyboard(record.chat_id, board, board_keyboard(record))
+    if sent.ok:
+        await ctx.strike(record.game_id, done)
+    else:
+        await _failed(ctx, record, record.chat_id, sent, done)
 
 
 async def _overflow(

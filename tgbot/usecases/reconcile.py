@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 
 from ..outbox import delete_later, doubt_in, settled, went_through
 from ..ports import Fate, Sent
-from ..records import GameRecord
+from ..records import GameRecord, Status
 from .context import Context
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,9 @@ async def remove_copies(
         if probed.transient:
             unsure = True
             continue
+        if probed.elsewhere:
+            await _restore_keyboard(ctx, chat_id, probed.topic, message_id)
+            continue
         if probed.fate is not Fate.DONE:
             continue  # not the bot's, or not there
         if message_id in await posts.confirmed(chat_id, message_id - 1, message_id + 1):
@@ -109,3 +112,23 @@ async def remove_copies(
         elif deleted.ok:
             log.info("chat %s: deleted %s, a copy of a send that timed out", chat_id, message_id)
     return left, unsure
+
+
+async def _restore_keyboard(ctx: Context, chat_id: int, topic: int | None, message_id: int) -> None:
+    """The probe took the keyboard of another topic's message: its game's lobby, or its board
+    post (perhaps sent an instant ago, not recorded yet), is owed its keyboard again. The board's
+    is set on whichever board post the game has then (the same keyboard on a later post: no
+    change)."""
+    gid = await ctx.store.active_game(chat_id, topic)
+    where = f"chat {chat_id}: message {message_id} of topic {topic}"
+    if gid is None:
+        log.info("%s lost its keyboard (no game there)", where)
+        return
+
+    def owed_again(r: GameRecord) -> GameRecord:
+        if r.status is Status.LOBBY:
+            return dataclasses.replace(r, owed=dataclasses.replace(r.owed, lobby_redraw=True))
+        return dataclasses.replace(r, owed=dataclasses.replace(r.owed, board_keyboard=True))
+
+    await ctx.strike(gid, owed_again)
+    log.info("%s: game %s owes its keyboard again", where, gid)
