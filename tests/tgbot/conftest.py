@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
+from tests.redis_cluster import CLUSTER
 from tgbot.memory_store import MemoryStore
 from tgbot.redis_client import RedisClient
 from tgbot.redis_store import RedisStore
 from tgbot.store import Store
 
 
-@pytest.fixture(params=["server", "cluster"])
+@pytest.fixture(params=["server", CLUSTER])
 def redis_client(request: pytest.FixtureRequest) -> RedisClient:
     """A client of the session's Redis server, and the same tests again over a Redis Cluster."""
     client: RedisClient = request.getfixturevalue(f"{request.param}_client")
@@ -24,7 +25,7 @@ def redis_store(redis_client: RedisClient, key_prefix: str) -> RedisStore:
     return RedisStore(redis_client, prefix=key_prefix)
 
 
-@pytest.fixture(params=["redis", "cluster", "memory"])
+@pytest.fixture(params=["redis", CLUSTER, "memory"])
 def store(request: pytest.FixtureRequest, key_prefix: str) -> Store:
     """The same contract test over both stores (the memory one needs no Redis), the Redis one
     on a single server and on a Cluster."""

@@ -12,6 +12,7 @@ from redis.asyncio import Redis
 from engine import Edition, Phase, Role
 from engine.archive import replay, seat_move_text
 from tests.engine.playout import played
+from tests.redis_cluster import CLUSTER
 from tgbot.archives import (
     ALL_TIME,
     KEEP_SECONDS,
@@ -79,7 +80,7 @@ def counted(seed: int) -> dict[int, Figures]:
     return tally(state)
 
 
-@pytest.fixture(params=["redis", "cluster", "memory"])
+@pytest.fixture(params=["redis", CLUSTER, "memory"])
 def archives(request: pytest.FixtureRequest) -> Archives:
     """The same contract over both implementations (Redis on one server and on a Cluster),
     keeping 3 games per group, 2 per player."""

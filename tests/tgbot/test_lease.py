@@ -8,6 +8,7 @@ import asyncio
 import pytest
 from redis.asyncio import Redis
 
+from tests.redis_cluster import CLUSTER
 from tgbot.lease import LEASE_MS, RedisLease
 from tgbot.memory_ports import MemoryLease
 from tgbot.ports import Lease
@@ -19,7 +20,7 @@ def lease_ms() -> int:
     return LEASE_MS
 
 
-@pytest.fixture(params=["redis", "cluster", "memory"])
+@pytest.fixture(params=["redis", CLUSTER, "memory"])
 def lease(request: pytest.FixtureRequest, lease_ms: int) -> Lease:
     """The same contract over both leases (Redis on one server and on a Cluster)."""
     if request.param == "memory":
