@@ -232,9 +232,10 @@ def _at_player(sit: Situation, a: PlayOnPlayer) -> float:
             bonus += NEXT_BONUS * (n - 1 - order) / max(n - 2, 1)
         if block and not striking(sit):
             return 2.0 * (hostile - 0.75) + bonus
+        score = 3.0 * (hostile - 0.55) + bonus
         if not block and hostile < BREAK_SURE:
-            return 3.0 * (hostile - 0.55) + bonus - BREAK_UNSURE
-        return 3.0 * (hostile - 0.55) + bonus
+            score -= BREAK_UNSURE  # below discarding the card
+        return score
     if kind in (Kind.REPAIR, Kind.FREE):
         if me:
             return 2.5 if (not block or striking(sit)) else 1.2

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from _pytest.mark.expression import Expression
 from hypothesis import settings
 
@@ -36,3 +37,8 @@ def excludes_slow(markexpr: str) -> bool:
 def examples(n: int) -> int:
     """n examples under the full profile, the same share as the loaded profile's default."""
     return max(1, math.ceil(n * settings().max_examples / _DEFAULT_EXAMPLES))
+
+
+# A test parameter for the Cluster's variants of a store test, in the slow lane: each xdist worker
+# starts its own six-node Cluster (about 6 s of CPU on a slow host, most of the fast lane's time).
+CLUSTER = pytest.param("cluster", marks=pytest.mark.slow)

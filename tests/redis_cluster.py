@@ -15,8 +15,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
 NODES = 6
 _READY_SECONDS = 30.0
 NODE_TIMEOUT_MS = 1000  # how long a silent master has before its replica is promoted
@@ -195,8 +193,3 @@ class LocalCluster:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-
-
-# A test parameter for the Cluster's variants of a store test, in the slow lane: each xdist worker
-# starts its own six-node Cluster (about 6 s of CPU on a slow host, most of the fast lane's time).
-CLUSTER = pytest.param("cluster", marks=pytest.mark.slow)

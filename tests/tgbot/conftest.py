@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.redis_cluster import CLUSTER
+from tests.profiles import CLUSTER
 from tgbot.memory_store import MemoryStore
 from tgbot.redis_client import RedisClient
 from tgbot.redis_store import RedisStore

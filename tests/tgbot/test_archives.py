@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 from engine import Edition, Phase, Role
 from engine.archive import replay, seat_move_text
 from tests.engine.playout import played
-from tests.redis_cluster import CLUSTER
+from tests.profiles import CLUSTER
 from tgbot.archives import (
     ALL_TIME,
     KEEP_SECONDS,

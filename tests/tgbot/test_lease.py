@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from redis.asyncio import Redis
 
-from tests.redis_cluster import CLUSTER
+from tests.profiles import CLUSTER
 from tgbot.lease import LEASE_MS, RedisLease
 from tgbot.memory_ports import MemoryLease
 from tgbot.ports import Lease
